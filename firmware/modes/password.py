@@ -1,0 +1,166 @@
+"""Password at the table: the dial, the keys for what happened to each clue, the score pad."""
+from __future__ import annotations
+
+from firmware.games import password as rules
+from firmware.modes.game import GameMode
+from firmware.modes.setup import PRESET_NAMES, Field, FormMode
+
+LABEL = "Password"
+
+
+def setup(app):
+    from firmware.modes import menu
+    fields = [Field("Players", ["4 (teams)", "3"])]
+    fields += [Field(f"Team {t} {ab}", PRESET_NAMES, PRESET_NAMES[i], names=True)
+               for i, (t, ab) in enumerate([(1, "A"), (1, "B"), (2, "A"), (2, "B")])]
+    fields += [Field("First clue", ["Team 1", "Team 2"],
+                     f"Team {app.settings['password.first_team']}")]
+
+    def done(v):
+        if v["Players"] == "3":
+            names = {"G": v["Team 1 A"], "R1": v["Team 1 B"], "R2": v["Team 2 A"]}
+            settings = {"players": 3, "names": names}
+        else:
+            names = {"A1": v["Team 1 A"], "B1": v["Team 1 B"], "A2": v["Team 2 A"], "B2": v["Team 2 B"]}
+            settings = {"players": 4, "names": names, "first_team": int(v["First clue"][-1])}
+        menu.start_game(app, "password", settings)
+
+    def check(v):
+        count = 3 if v["Players"] == "3" else 4
+        names = [v[f] for f in ("Team 1 A", "Team 1 B", "Team 2 A", "Team 2 B")[:count]]
+        if len(set(names)) < count:
+            return "Each player needs a different name."
+        return None
+
+    return FormMode(app, "Password set-up", fields, done, lambda: app.switch(menu.main_menu(app)), check)
+
+
+class PlayMode(GameMode):
+    game = rules
+
+    def __init__(self, app, journal):
+        super().__init__(app, journal)
+        self.view = "dial"           # "dial", "pad" or "challenge"
+
+    # --- keys -------------------------------------------------------------------------
+    def softkeys(self, now):
+        s = self.state
+        if self.view == "pad":
+            return ("", "", "", "Back")
+        if rules.is_over(s):
+            return ("", "Pad", "", "Menu")
+        if self.view == "challenge":
+            return ("1 word", "2 words", "", "Cancel")
+        if s.players == 3:
+            if s.form:
+                return ("Wrong", "Exact", "", "")
+            return ("Miss", s.names["R1"][:6], s.names["R2"][:6], "Both")
+        if s.form:
+            return ("Wrong", "Exact", "", "")
+        return ("Miss", "Got it", "Form", "Chall.")
+
+    def on_game_key(self, press, now):
+        s = self.state
+        if press.long:
+            if press.key == "K2":
+                self.view = "dial" if self.view == "pad" else "pad"
+                return
+            return self.app.refuse("Hold K1: undo, hold K2: score pad, hold K4: menu.")
+        key = press.key
+        if self.view == "pad":
+            if key == "K4":
+                self.view = "dial"
+            return
+        if rules.is_over(s):
+            if key == "K2":
+                self.view = "pad"
+            elif key == "K4":
+                self.app.leave_game()
+            else:
+                self.app.refuse("The game is over: K2 shows the pad, K4 the menu.")
+            return
+        if self.view == "challenge":
+            self.view = "dial"
+            if key in ("K1", "K2"):
+                self.submit({"kind": "challenge", "one_word": key == "K1"}, cue="score")
+            return
+        if s.form:
+            return self._form_try(key)
+        if s.players == 3:
+            return self._three_player(key)
+        if key == "K1":
+            self.submit({"kind": "missed"}, cue="click")
+        elif key == "K2":
+            self.submit({"kind": "guessed"}, cue="score")
+        elif key == "K3":
+            self.submit({"kind": "form"}, cue="warning")
+        else:
+            self.view = "challenge"
+
+    def _form_try(self, key):
+        if key == "K1":
+            self.submit({"kind": "missed"}, cue="error")
+        elif key == "K2":
+            self.submit({"kind": "guessed", "who": self.state.form}, cue="score")
+        else:
+            self.app.refuse("One more try: K1 if it was wrong, K2 if exact.")
+
+    def _three_player(self, key):
+        if key == "K1":
+            self.submit({"kind": "missed"}, cue="click")
+        else:
+            who = {"K2": "R1", "K3": "R2", "K4": "both"}[key]
+            self.submit({"kind": "guessed", "who": who}, cue="score")
+
+    # --- screens ----------------------------------------------------------------------
+    def draw(self, p, now):
+        s = self.state
+        if self.view == "pad" or (rules.is_over(s) and self.view == "pad"):
+            return self._draw_pad(p)
+        if rules.is_over(s):
+            return self._draw_result(p)
+        lst, number = rules.word(s)
+        totals = " ".join(str(v) for v in rules.totals(s).values())
+        p.title(f"Password {lst}{number}", totals)
+        p.big(str(rules.dial(s)), y=11, size=38, x0=0, x1=58)
+        if rules.multiplier(s) == 2:
+            p.inverse((46, 13, 60, 23), "x2", 9)
+        if self.view == "challenge":
+            giver = s.names[rules.giver(s)]
+            p.text((62, 12), "Challenge", 10)
+            p.text((62, 24), f"{giver}'s", 9)
+            p.text((62, 34), "clue was:", 9)
+            return
+        if s.players == 3:
+            p.text((62, 12), f"Giver {s.names['G']}", 9)
+        else:
+            p.text((62, 12), f"{s.names[rules.giver(s)]}", 10)
+            p.text((62, 24), f"to {s.names[rules.receiver(s)]}", 9)
+        p.text((62, 34), f"clue {s.clues + 1}/{rules.CLUES_PER_PASSWORD}", 9)
+        if s.form:
+            p.inverse((60, 43, 127, 52), f"Form! {s.names[s.form]}?", 8)
+
+    def _draw_pad(self, p):
+        s = self.state
+        title = "  ".join(f"{v}" for v in rules.totals(s).values())
+        p.title("Score pad", title)
+        p.text((0, 11), "", 8)
+        for col in range(rules.WORDS_PER_LIST):
+            p.centre(str(col + 1) + ("*" if col + 1 == rules.DOUBLE_WORD else ""), 10, 8, 36 + col * 15, 51 + col * 15)
+        p.centre("Tot", 10, 8, 110, 128)
+        for row, role in enumerate(s.cells):
+            y = 19 + row * 8
+            p.text((0, y), s.names[role][:7], 8)
+            for col, cell in enumerate(s.cells[role]):
+                p.centre("-" if cell is None else str(cell), y, 8, 36 + col * 15, 51 + col * 15)
+            p.centre(str(rules.player_total(s, role)), y, 8, 110, 128)
+
+    def _draw_result(self, p):
+        s = self.state
+        result = self.outcome
+        p.title("Password: game over")
+        if result.tie:
+            p.centre("A tie!", 13, 14)
+        else:
+            p.centre(f"{result.winners[0]} win" + ("" if s.players == 4 else "s"), 13, 14)
+        p.centre("  ".join(f"{n} {v}" for n, v in rules.totals(s).items()), 32, 9)
