@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import select
 import sys
+from collections import deque
 
 from .keys import KEY_NAMES, KeyPress
 
@@ -13,31 +14,40 @@ TERMINAL_LONG_KEYS = {"q": "K1", "w": "K2", "e": "K3", "r": "K4"}
 
 
 class Finger:
-    """Presses and releases mock pins; a long press is held past the long-press time."""
+    """Presses and releases mock pins one key at a time, as a hand would: a press waits
+    until the last one has settled through the debounce window; a long press is held
+    past the long-press time."""
 
-    def __init__(self, factory, pins: dict[str, int], long_s: float):
+    def __init__(self, factory, pins: dict[str, int], long_s: float, debounce_s: float):
         self._pins = {key: factory.pin(pin) for key, pin in pins.items()}
         self._long_s = long_s
-        self._releases: dict[str, float] = {}
+        self._gap = 2 * debounce_s + 0.005   # down and up each need one quiet window
+        self._waiting: deque[KeyPress] = deque()
+        self._held: str | None = None
+        self._release_at = 0.0
+        self._free_at = 0.0
 
     def press(self, press: KeyPress, now: float) -> None:
-        if press.key in self._releases:
-            return  # still held from a long press
-        self._pins[press.key].drive_low()
-        if press.long:
-            self._releases[press.key] = now + self._long_s + 0.05
-        else:
-            # Released at once; the debounce window then settles it into a short press.
-            self._pins[press.key].drive_high()
+        self._waiting.append(press)
+        self.tick(now)
 
     def tick(self, now: float) -> None:
-        for key, at in list(self._releases.items()):
-            if now >= at:
-                del self._releases[key]
-                self._pins[key].drive_high()
+        if self._held is not None and now >= self._release_at:
+            self._pins[self._held].drive_high()
+            self._held, self._free_at = None, now + self._gap
+        if self._held is None and self._waiting and now >= self._free_at:
+            press = self._waiting.popleft()
+            self._pins[press.key].drive_low()
+            if press.long:
+                self._held, self._release_at = press.key, now + self._long_s + 0.05
+            else:
+                self._pins[press.key].drive_high()
+                self._free_at = now + self._gap
 
     def next_deadline(self) -> float | None:
-        return min(self._releases.values(), default=None)
+        if self._held is not None:
+            return self._release_at
+        return self._free_at if self._waiting else None
 
 
 class TerminalKeyboard:

@@ -44,7 +44,8 @@ class App:
         self.hardware = hardware
         if hardware.simulated and hardware.keypad is not None:
             from device.simulated import Finger
-            self.finger = Finger(hardware.pin_factory, hardware.keypad.pins, self.gestures.long_s)
+            self.finger = Finger(hardware.pin_factory, hardware.keypad.pins, self.gestures.long_s,
+                                 self.gestures.debounce_s)
         for problem in hardware.problems:
             self.warn(problem)
 
@@ -205,6 +206,9 @@ class App:
                 deadlines.append(source.next_deadline())
         return min(deadlines)
 
+    def _idle(self) -> bool:
+        return self.gestures.next_deadline() is None and (self.finger is None or self.finger.next_deadline() is None)
+
     def run(self, keyboard=None) -> None:
         """Loop until Ctrl-C (or the end of a piped key script)."""
         try:
@@ -215,8 +219,8 @@ class App:
                     presses = keyboard.read(timeout)
                     for press in presses:
                         self.press(press)
-                    if getattr(keyboard, "closed", False):
-                        self.running = False
+                    if getattr(keyboard, "closed", False) and self._idle():
+                        self.running = False  # a piped script ended and every key was handled
                 else:
                     try:  # real keys: wake the moment an edge arrives
                         self._early.append(self.queue.get(timeout=timeout))

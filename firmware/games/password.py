@@ -2,8 +2,11 @@
 
 4 players: two teams, each an A and a B player.  Ten passwords in the order A1, B1, A2,
 B2 ... B5; the A players give clues for the A list (the B players receive) and the other
-way round.  The first-clue team alternates from password to password; clues alternate
-between the teams.  3 players: one giver, two receivers, five passwords.  Password No. 5
+way round.  Clues alternate between the teams.  Who opens a password alternates as both
+seeds say: the B list's first word is opened by the other team than the A list's (000:
+"teams alternate in giving the first clue"), and within each list the other giver opens
+the next word (001: "for their second word the other player gets to give the first
+clue").  So with team 1 opening A1: A1 1, B1 2, A2 2, B2 1, A3 1, B3 2, ... B5 2.  3 players: one giver, two receivers, five passwords.  Password No. 5
 counts double in both games."""
 from __future__ import annotations
 
@@ -69,7 +72,8 @@ def value(state: State) -> int:
 
 def giving_team(state: State) -> int:
     """The team whose giver gives the current clue (4 players)."""
-    opener = state.first_team if state.password % 2 == 0 else 3 - state.first_team
+    number, is_b_list = divmod(state.password, 2)
+    opener = state.first_team if (number + is_b_list) % 2 == 0 else 3 - state.first_team
     return opener if state.clues % 2 == 0 else 3 - opener
 
 

@@ -1,0 +1,128 @@
+"""The whole box on simulated hardware: keys through MockFactory pins, frames on luma's dummy."""
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from firmware import paths
+from firmware.journal import Journal
+from firmware.modes.base import ListMode
+from tests.conftest import Box
+
+
+def labels(box):
+    return box.mode.labels()
+
+
+def test_start_shows_the_main_menu_with_every_game(box):
+    assert isinstance(box.mode, ListMode)
+    assert labels(box) == ["Password", "Perquackey", "Taboo (3 players)", "Cryptic Words", "Settings"]
+    assert box.frame is not None and box.frame.getbbox() is not None
+
+
+def test_keys_move_the_cursor_and_redraw_only_on_change(box):
+    sent = box.app.frames_sent
+    box.wait(1.0)
+    assert box.app.frames_sent == sent          # nothing changed: no new frame
+    box.press("K2")
+    assert box.mode.cursor == 1 and box.app.frames_sent > sent
+    box.press("K1", "K1")
+    assert box.mode.cursor == 4                 # wraps round to Settings
+
+
+def test_settings_change_and_save(box, tmp_path):
+    box.app.config_file = tmp_path / "config.toml"
+    box.press("K1", "K3")                       # up to Settings, open it
+    assert box.mode.title == "Settings"
+    sound = [i for i, s in enumerate(box.mode.menu_settings) if s.key == "sound.enabled"][0]
+    for _ in range(sound):
+        box.press("K2")
+    box.press("K3")
+    assert box.app.settings["sound.enabled"] is False and box.hw.sounder.enabled is False
+    assert "enabled = false" in box.app.config_file.read_text()
+    box.press("K4")
+    assert box.mode.title == "TableMate"
+
+
+def test_key_test_shows_gestures(box):
+    box.press("K1", "K3")
+    box.mode.cursor = box.mode.labels().index("Key test")
+    box.press("K3")
+    box.press("K2", "K3-long")
+    assert box.mode.seen == {"K2": "short", "K3": "long"}
+    box.press("K4-long")
+    assert box.mode.title == "Settings"
+
+
+def test_a_wrong_key_gets_a_message_and_an_error_cue(box):
+    box.press("K4")                              # nothing to go back to from the top menu
+    assert box.app.log[-1] == "This is the top menu."
+    assert box.hw.sounder.last_cue == "error"
+
+
+def start_password(box):
+    box.press("K3")                              # Password
+    box.press("K3")                              # Start with the preset names
+    assert box.mode.__class__.__name__ == "PlayMode"
+
+
+def test_a_password_game_from_the_keys(box):
+    start_password(box)
+    box.press("K1", "K1", "K2")                  # two misses, then guessed at 8
+    assert box.mode.state.cells["B1"][0] == 8
+    box.press("K1-long")                         # undo
+    assert box.mode.state.cells["B1"][0] is None and box.mode.state.clues == 2
+    assert len(Journal.load(paths.current_journal()).events) == 2
+
+
+def test_the_failsafe_screen_keeps_the_game(box, monkeypatch):
+    start_password(box)
+    box.press("K1")
+
+    def broken(*a):
+        raise RuntimeError("sensor on fire")
+    monkeypatch.setattr(box.mode, "on_game_key", broken)
+    box.press("K2")
+    assert box.mode.title == "Sorry" and "sensor on fire" in box.mode.text
+    box.press("K4")
+    assert labels(box)[0] == "Resume Password"
+    box.press("K3")
+    assert box.mode.state.clues == 1
+
+
+def test_restart_shows_the_same_screen(clock):
+    first = Box(clock)
+    start_password(first)
+    first.press("K1", "K1", "K1", "K2", "K1")
+    before = first.frame.copy()
+    first.close()                                # no clean shutdown: the box just died
+    clock.advance(30)
+    again = Box(clock)
+    again.wait(3.0)                              # let the "Resumed" note pass
+    assert again.frame.tobytes() == before.tobytes()
+    again.close()
+
+
+def test_kill_9_mid_game_then_restart_resumes(tmp_path):
+    """A real process, killed hard after the keys were handled, comes back where it was."""
+    env = dict(os.environ, TABLEMATE_HOME=str(tmp_path / "home"))
+    cmd = [sys.executable, "-m", "firmware", "run", "--display", "dummy", "--input", "lines", "--camera", "none"]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, env=env, stderr=subprocess.PIPE,
+                            cwd=Path(__file__).resolve().parents[2])
+    proc.stdin.write(b"K3\nK3\nK1\nK1\nK2\n")
+    proc.stdin.flush()
+    journal = tmp_path / "home" / "current.jsonl"
+    import time
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:      # wait for the work to show in the journal, not a fixed time
+        if journal.exists() and len(journal.read_text().splitlines()) == 4:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    events = Journal.load(journal).events
+    assert [e["kind"] for e in events] == ["missed", "missed", "guessed"]
+    out = subprocess.run([sys.executable, "-m", "firmware", "replay", str(journal)], capture_output=True,
+                         text=True, env=env, cwd=Path(__file__).resolve().parents[2])
+    assert '"password": "B1"' in out.stdout
