@@ -1,0 +1,217 @@
+"""Cryptic Words at the table: the dice roller, the doubles actions, tokens and score."""
+from __future__ import annotations
+
+import random
+import secrets
+
+from firmware.games import cryptic as rules
+from firmware.modes.base import ListMode
+from firmware.modes.game import GameMode
+from firmware.modes.setup import PRESET_NAMES, Field, FormMode
+
+LABEL = "Cryptic Words"
+ANIMATION_S = 0.6
+_system_random = secrets.SystemRandom()   # the operating system's randomness: fair dice
+
+
+def roll_dice(rng=_system_random) -> tuple[int, int]:
+    return rng.randint(1, 6), rng.randint(1, 6)
+
+
+def setup(app):
+    from firmware.modes import menu
+    s = app.settings
+    fields = [Field("Player 1", PRESET_NAMES, PRESET_NAMES[0], names=True),
+              Field("Player 2", PRESET_NAMES, PRESET_NAMES[1], names=True),
+              Field("Target", [20, 30, 40], s["cryptic.target"]),
+              Field("Guesses", [5, 8, 10, 12], s["cryptic.guess_tokens"]),
+              Field("Questions", [0, 1, 2, 3], s["cryptic.question_tokens"])]
+
+    def done(v):
+        menu.start_game(app, "cryptic", {
+            "names": [v["Player 1"], v["Player 2"]], "target": v["Target"], "guess_tokens": v["Guesses"],
+            "question_tokens": v["Questions"], "catchup_rolls": s["cryptic.catchup_rolls"],
+            "catchup_fail_points": s["cryptic.catchup_fail_points"]})
+
+    def check(v):
+        return "The players need different names." if v["Player 1"] == v["Player 2"] else None
+
+    return FormMode(app, "Cryptic Words set-up", fields, done, lambda: app.switch(menu.main_menu(app)), check)
+
+
+class PlayMode(GameMode):
+    game = rules
+    rng = _system_random
+
+    def __init__(self, app, journal):
+        super().__init__(app, journal)
+        self.view = "dice"          # "dice", "guess-who", "guess-right", "guess-length", "status"
+        self.guesser = 0
+        self.length = 5
+        self.animate_until = 0.0
+        self._shuffle = random.Random()   # only for the tumbling faces of the animation
+
+    # --- keys -------------------------------------------------------------------------
+    def softkeys(self, now):
+        s = self.state
+        if s.finished:
+            return ("", "Status", "", "Menu")
+        if s.choosing:
+            return ("Prev", "Next", "Choose", "")
+        return {
+            "dice": ("Roll", "Guess", "Ask" if s.questions[rules._roller(s)] else "", "More"),
+            "guess-who": (s.names[0][:6], s.names[1][:6], "", "Cancel"),
+            "guess-right": ("Right", "Wrong", "", "Cancel"),
+            "guess-length": ("-", "+", "OK", "Cancel"),
+            "status": ("", "", "", "Back"),
+        }[self.view]
+
+    def on_game_key(self, press, now):
+        s, key = self.state, press.key
+        if press.long:
+            return self.app.refuse("Hold K1: undo, hold K4: menu.")
+        if s.finished:
+            if key == "K2":
+                self.view = "status" if self.view != "status" else "dice"
+            elif key == "K4":
+                self.app.leave_game() if self.view != "status" else setattr(self, "view", "dice")
+            return
+        if s.choosing:
+            return self._choose(key)
+        getattr(self, "_" + self.view.replace("-", "_"))(key, now)
+
+    def _dice(self, key, now):
+        if key == "K1":
+            if self.submit({"kind": "roll", "dice": list(roll_dice(self.rng))}, cue="roll"):
+                self.animate_until = now + ANIMATION_S
+        elif key == "K2":
+            self.view = "guess-who"
+        elif key == "K3":
+            self.submit({"kind": "question"})
+        else:
+            self.app.switch(ListMode(self.app, "Cryptic Words", [
+                ("End of round", self._end_round), ("Status", self._status), ("Back", self._back)],
+                back=self._back))
+
+    def _back(self):
+        self.view = "dice"
+        self.app.switch(self)
+
+    def _end_round(self):
+        self._back()
+        self.submit({"kind": "end_round"}, cue="score")
+
+    def _choose(self, key):
+        left = rules.actions_left(self.state)
+        if key in ("K1", "K2"):
+            step = -1 if key == "K1" else 1
+            self.length = left[(left.index(self.length) + step) % len(left)] if self.length in left else left[0]
+        elif key == "K3":
+            self.submit({"kind": "choose", "action": self.length if self.length in left else left[0]})
+        else:
+            self.app.refuse("Choose an action with K1/K2, then K3.")
+
+    def _guess_who(self, key, now):
+        if key in ("K1", "K2"):
+            self.guesser = 0 if key == "K1" else 1
+            self.view = "guess-right"
+        else:
+            self.view = "dice"
+
+    def _guess_right(self, key, now):
+        if key == "K1":
+            self.view = "guess-length"
+        elif key == "K2":
+            self.view = "dice"
+            self.submit({"kind": "guess", "player": self.guesser, "correct": False}, cue="error")
+        else:
+            self.view = "dice"
+
+    def _guess_length(self, key, now):
+        lengths = list(rules.WORD_LENGTHS)
+        if key in ("K1", "K2"):
+            i = lengths.index(self.length) + (1 if key == "K2" else -1)
+            self.length = lengths[i % len(lengths)]
+        elif key == "K3":
+            self.view = "dice"
+            self.submit({"kind": "guess", "player": self.guesser, "correct": True, "length": self.length},
+                        cue="score")
+        else:
+            self.view = "dice"
+
+    def _status(self, key=None, now=None):
+        """From the More menu: open the status view; in the status view: any key goes back."""
+        self.view = "status" if self.view != "status" else "dice"
+        self.app.switch(self)
+
+    # --- screens ----------------------------------------------------------------------
+    def draw(self, p, now):
+        s = self.state
+        score = f"{s.names[0][:5]} {s.scores[0]}-{s.scores[1]} {s.names[1][:5]}"
+        if self.view == "status" or s.finished and self.view == "status":
+            return self._draw_status(p)
+        if s.finished:
+            p.title("Cryptic Words: over")
+            winners = s.finished.winners
+            p.centre(" & ".join(winners) + (" tie" if len(winners) > 1 else " wins"), 13, 14)
+            p.centre(s.finished.reason, 30, 9)
+            p.centre(score, 41, 9)
+            return
+        p.title(f"Round {s.round}", score)
+        if s.choosing:
+            left = rules.actions_left(s)
+            pick = self.length if self.length in left else left[0]
+            p.text((2, 12), f"Double {s.dice[0]}-{s.dice[1]} done: pick", 9)
+            p.inverse((0, 24, 127, 35), rules.DOUBLE_ACTIONS[pick], 10)
+            p.text((2, 38), f"{len(left)} actions left", 8)
+            return
+        if self.view.startswith("guess"):
+            return self._draw_guess(p)
+        a, b = s.dice or (None, None)
+        if now < self.animate_until:
+            a, b = self._shuffle.randint(1, 6), self._shuffle.randint(1, 6)
+        for i, face in enumerate((a, b)):
+            x = 4 + i * 34
+            p.box((x, 13, x + 29, 42))
+            p.centre("?" if face is None else str(face), 12, 24, x, x + 30)
+        roller = s.names[rules._roller(s)]
+        if now < self.animate_until:
+            note = "rolling..."
+        elif s.dice is None:
+            note = f"{roller} rolls"
+        elif s.action:
+            note = rules.DOUBLE_ACTIONS[s.action]
+        elif s.dice[0] == s.dice[1]:
+            note = "all actions done"
+        else:
+            note = f"slots {s.dice[0]} & {s.dice[1]}"
+        lines = [note, f"next: {roller}"]
+        if s.rolls_left is not None:
+            lines.append(f"catch-up: {s.rolls_left} left")
+        else:
+            lines.append(f"tokens {s.guesses[0]}/{s.guesses[1]}")
+        for i, line in enumerate(lines):
+            p.text((72, 12 + i * 10), line, 8 if len(line) > 11 else 9)
+
+    def _draw_guess(self, p):
+        s = self.state
+        if self.view == "guess-who":
+            p.centre("Who guesses?", 16, 12)
+            p.centre(f"tokens {s.names[0]} {s.guesses[0]}, {s.names[1]} {s.guesses[1]}", 34, 8)
+        elif self.view == "guess-right":
+            p.centre(f"{s.names[self.guesser]}'s guess", 16, 12)
+            p.centre("right or wrong?", 32, 10)
+        else:
+            p.centre("Letters in the word", 12, 9)
+            p.big(str(self.length), y=22, size=26)
+
+    def _draw_status(self, p):
+        s = self.state
+        p.title("Status", f"round {s.round}")
+        done = " ".join(str(a) for a in sorted(s.done)) or "none"
+        rows = [f"Doubles done: {done}",
+                f"Guesses  {s.names[0][:6]} {s.guesses[0]}  {s.names[1][:6]} {s.guesses[1]}",
+                f"Questions {s.questions[0]} / {s.questions[1]}",
+                (f"Catch-up: {s.rolls_left} roll(s) left" if s.rolls_left is not None
+                 else (s.log[-1] if s.log else "No round finished yet"))]
+        p.lines(rows, y=12, size=8)

@@ -1,0 +1,154 @@
+"""Three-player Taboo at the table: who does what this round, the timer, the counts."""
+from __future__ import annotations
+
+from firmware.games import taboo as rules
+from firmware.modes.game import GameMode
+from firmware.modes.setup import PRESET_NAMES, Field, FormMode
+from firmware.modes.timing import TimerCues, mmss
+
+LABEL = "Taboo (3 players)"
+
+
+def setup(app):
+    from firmware.modes import menu
+    fields = [Field(f"Player {i + 1}", PRESET_NAMES, PRESET_NAMES[i], names=True) for i in range(3)]
+    fields += [Field("Round", [30, 45, 60, 90, 120], app.settings["taboo.round_s"]),
+               Field("Skunk rule", ["off", "on"], "on" if app.settings["taboo.skunk_rule"] else "off")]
+
+    def done(v):
+        menu.start_game(app, "taboo", {"names": [v[f"Player {i + 1}"] for i in range(3)],
+                                       "round_s": v["Round"], "skunk_rule": v["Skunk rule"] == "on"})
+
+    def check(v):
+        return None if len({v[f"Player {i + 1}"] for i in range(3)}) == 3 else "Each player needs a different name."
+
+    return FormMode(app, "Taboo set-up", fields, done, lambda: app.switch(menu.main_menu(app)), check)
+
+
+class PlayMode(GameMode):
+    game = rules
+
+    def __init__(self, app, journal):
+        super().__init__(app, journal)
+        self.cues = TimerCues(warn_at=None, ticks_from=10)
+        self.view = "round"      # "round", "summary" (after a round) or "standings"
+
+    def tick(self, now):
+        self.cues.update(self.app, rules.active_timer(self.state), now)
+
+    def _time_up(self, now) -> bool:
+        t = self.state.timer
+        return t is not None and t.expired(now)
+
+    def softkeys(self, now):
+        s, ph = self.state, rules.phase(self.state)
+        if self.view in ("summary", "standings"):
+            return ("", "", "", "Next" if self.view == "summary" else "Back")
+        if ph == "over":
+            return ("", "Scores", "", "Menu")
+        if ph == "tied":
+            return ("Overtm" if s.last_round == rules.ROUNDS else "", "Share", "", "")
+        if ph == "ready":
+            return ("Start", "Scores", "Refuse" if rules.refusal_offer(s) is not None else "", "")
+        if self._time_up(now):
+            return ("Right", "Pass", "Buzz", "End")
+        return ("Right", "Pass", "Buzz", "Resume" if not s.timer.running else "Pause")
+
+    def on_game_key(self, press, now):
+        s, ph, key = self.state, rules.phase(self.state), press.key
+        if press.long:
+            if key == "K3" and ph == "playing":  # end the round early (a wrongly set timer)
+                if self.submit({"kind": "end_round", "at": now}, cue="score"):
+                    self._show_summary()
+                return
+            if key == "K2":
+                self.view = "round" if self.view == "standings" else "standings"
+                return
+            return self.app.refuse("Hold K1: undo, K2: scores, K3: end the round, K4: menu.")
+        if self.view != "round":
+            if key == "K4":
+                self.view = "round"
+            return
+        if ph == "over":
+            if key == "K2":
+                self.view = "standings"
+            elif key == "K4":
+                self.app.leave_game()
+            return
+        if ph == "tied":
+            kind = {"K1": "overtime", "K2": "co_winners"}.get(key)
+            return self.submit({"kind": kind, "at": now}) if kind else self.app.refuse("K1 overtime, K2 co-winners.")
+        if ph == "ready":
+            if key == "K1":
+                self.submit({"kind": "start", "at": now}, cue="start")
+            elif key == "K2":
+                self.view = "standings"
+            elif key == "K3":
+                self.submit({"kind": "refuse", "at": now})
+            else:
+                self.app.refuse("K1 starts the round.")
+            return
+        if key == "K4":
+            if self._time_up(now):
+                if self.submit({"kind": "end_round", "at": now}, cue="score"):
+                    self._show_summary()
+                return
+            return self.submit({"kind": "pause" if s.timer.running else "resume", "at": now})
+        kind = {"K1": "correct", "K2": "pass", "K3": "buzz"}[key]
+        self.submit({"kind": kind, "at": now}, cue="score" if kind == "correct" else "click")
+
+    def _show_summary(self):
+        self.view = "summary"
+
+    # --- screens ----------------------------------------------------------------------
+    def draw(self, p, now):
+        s = self.state
+        if self.view == "standings":
+            return self._draw_standings(p)
+        if self.view == "summary" and s.history:
+            return self._draw_summary(p, s.history[-1])
+        ph = rules.phase(s)
+        if ph == "over":
+            result = rules.outcome(s)
+            p.title("Taboo: game over")
+            p.centre(" & ".join(result.winners) + (" win" if result.tie else " wins"), 13, 14)
+            p.centre(result.reason, 30, 9)
+            p.centre("  ".join(f"{n} {v}" for n, v in zip(s.names, s.scores)), 41, 9)
+            return
+        if ph == "tied":
+            p.title("Taboo: tie after 12")
+            p.message("The leaders are level. K1: three overtime rounds, K2: share the win.")
+            return
+        r = s.round
+        giver, guesser, referee = rules.roles(r.number)
+        label = f"Round {r.number}" + (" OT" if r.number > rules.ROUNDS else f"/{rules.ROUNDS}")
+        p.title(label, "Skunk" if s.skunk_rule else "")
+        remaining = s.timer.remaining(now) if s.timer else s.round_s
+        p.big(mmss(remaining), y=11, size=28, x0=0, x1=62)
+        p.text((64, 11), f"Gives {s.names[giver]}", 9)
+        p.text((64, 21), f"Guess {s.names[guesser]}", 9)
+        p.text((64, 31), f"Ref   {s.names[referee]}", 9)
+        if ph == "ready":
+            offer = rules.refusal_offer(s)
+            note = f"{s.names[offer]} may refuse" if offer is not None else "K1 starts the timer"
+            p.centre(note, 42, 8)
+        else:
+            status = "TIME!" if self._time_up(now) else ("paused" if not s.timer.running else "")
+            p.text((2, 42), f"OK {r.correct}  pass {r.passes}  buzz {r.buzzes}  {status}", 8)
+
+    def _draw_summary(self, p, r):
+        s = self.state
+        p.title(f"Round {r.number} summary", "SKUNKED" if r.skunked else "")
+        p.text((2, 11), f"OK {r.correct}  pass {r.passes}  buzz {r.buzzes}", 9)
+        for i, name in enumerate(s.names):
+            p.text((2, 22 + i * 10), name, 9)
+            p.right(f"{r.deltas[i]:+d}", 21 + i * 10, 9, 90)
+            p.right(str(s.scores[i]), 21 + i * 10, 9, 126)
+
+    def _draw_standings(self, p):
+        s = self.state
+        p.title("Standings", f"after {len(s.history)} rounds")
+        order = sorted(range(3), key=lambda i: -s.scores[i])
+        for row, i in enumerate(order):
+            p.text((2, 13 + row * 12), f"{row + 1}. {s.names[i]}", 11)
+            p.right(str(s.scores[i]), 13 + row * 12, 11, 126)
