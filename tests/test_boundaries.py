@@ -2,7 +2,7 @@
 import ast
 from pathlib import Path
 
-FORBIDDEN = {"device", "vision", "gpiozero", "luma", "cv2", "picamera2", "pytesseract", "numpy", "PIL",
+FORBIDDEN = {"device", "vision", "gpiozero", "luma", "cv2", "picamera2", "pytesseract", "PIL",
              "time", "random", "secrets", "datetime", "socket", "subprocess", "firmware.modes", "firmware.app"}
 GAMES = Path(__file__).resolve().parents[1] / "firmware" / "games"
 

@@ -1,0 +1,116 @@
+"""Perquackey's chart, bonuses, vulnerability and turns, against rules.md's worked examples."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from firmware.games import perquackey as pq
+from firmware.games.core import RuleError, replay
+
+
+def full(*lengths):
+    return {n: 5 for n in lengths}
+
+
+def test_the_rules_worked_examples():
+    assert pq.throw_points({3: 2}) == 70
+    assert pq.throw_points(full(3, 4)) == 100 + 200 + 300 == 600
+    assert pq.throw_points(full(4, 5)) == 1100
+    assert pq.throw_points(full(9, 10)) == 10500          # no bonus above 8
+    assert pq.throw_points(full(3, 4, 5)) == 100 + 200 + 400 + 300 + 500
+
+
+def test_only_five_words_of_a_length_count():
+    assert pq.throw_points({4: 9}) == pq.throw_points({4: 5}) == 200
+
+
+def test_rule_options():
+    capped = dict(pq.DEFAULT_RULES, ten_letter_row="5000", bonus_5_6=600)
+    assert pq.throw_points({10: 3}, rules=capped) == 5000
+    assert pq.throw_points(full(5, 6), rules=capped) == 400 + 700 + 600
+    assert pq.throw_points(full(5, 6)) == 400 + 700 + 800
+
+
+def test_vulnerable_throws_have_no_3s_and_no_3_4_bonus():
+    assert pq.throw_points(full(3, 4), vulnerable=True) == 200
+    assert len(pq.cubes(True)) == 13 and len(pq.cubes(False)) == 10
+
+
+def test_black_cubes_carry_all_26_letters():
+    assert set("".join(pq.BLACK_CUBES)) == set("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def game(events, names=("Ann", "Ben"), **rules):
+    return replay(pq, {"names": list(names), **rules}, events)
+
+
+def score(**counts):
+    return {"kind": "score", "counts": {str(k[1:]): v for k, v in counts.items()}}
+
+
+def test_vulnerability_enters_at_the_threshold_and_stays():
+    s = game([score(n9=5, n10=1)])                 # Ann: 3000 + 1500 = 4500 -> vulnerable
+    assert s.scores == [4500, 0] and s.vulnerable == [True, False]
+    s = pq.apply(s, score(n3=1))                   # Ben
+    s = pq.apply(s, score(n4=1))                   # Ann vulnerable, 120 < 500: set 500
+    assert s.scores[0] == 4000 and s.history[-1].points == 120 and s.history[-1].change == -500
+    for _ in range(5):                             # Ben throws, Ann is set again
+        s = pq.apply(pq.apply(s, score(n3=1)), score(n4=1))
+    assert s.scores[0] == 1500 and s.vulnerable[0]  # below 2000 but still vulnerable
+    s = pq.apply(s, score(n3=1))                   # Ben
+    with pytest.raises(RuleError, match="3-letter"):
+        pq.apply(s, score(n3=1, n4=5))
+
+
+def test_exactly_at_the_threshold_is_vulnerable():
+    s = game([score(n8=3, n6=3)])                  # 1250 + 500 = 1750
+    s = pq.apply(s, score())
+    s = pq.apply(s, score(n4=3, n3=4))             # 160 + 90 = 250 -> exactly 2000
+    assert s.scores[0] == 2000 and s.vulnerable[0]
+
+
+def test_the_first_to_5000_wins_after_the_round_is_finished():
+    s = game([score(n10=4)], names=("Ann", "Ben", "Cy"))     # Ann 6000, round goes on
+    assert pq.outcome(s) is None
+    s = pq.apply(s, score(n10=5))                              # Ben 7500
+    s = pq.apply(s, score())
+    assert pq.outcome(s).winners == ("Ben",)
+
+
+def test_first_across_wins_at_once_when_the_setting_says_so():
+    s = game([score(n10=4)], names=("Ann", "Ben", "Cy"), finish_round=False)
+    assert pq.outcome(s).winners == ("Ann",)
+
+
+def test_a_tie_at_the_end_of_the_round_is_shared():
+    s = game([score(n10=4), score(n10=4)])
+    assert pq.outcome(s).winners == ("Ann", "Ben") and pq.outcome(s).tie
+
+
+def test_partners_illegal_suggestion_pays_every_opposing_side():
+    s = game([{"kind": "illegal", "side": 1}], names=("Us", "Them", "Others"), partners=True)
+    assert s.scores == [300, 0, 300]
+    with pytest.raises(RuleError, match="partners"):
+        game([{"kind": "illegal", "side": 1}])
+
+
+def test_letters_must_match_the_number_of_cubes():
+    s = game([{"kind": "letters", "letters": "abcdefghij"}])
+    assert s.letters == "ABCDEFGHIJ"
+    with pytest.raises(RuleError, match="10 cubes"):
+        game([{"kind": "letters", "letters": "abc"}])
+
+
+def test_the_timer_runs_per_throw():
+    s = game([{"kind": "start", "at": 0.0}])
+    assert s.timer.remaining(170.0) == 10.0
+    s = pq.apply(s, {"kind": "pause", "at": 100.0})
+    s = pq.apply(s, score(n3=1))
+    assert s.timer is None and s.turn == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.integers(3, 10), st.integers(0, 9)), st.booleans())
+def test_more_words_never_score_less(counts, vulnerable):
+    base = pq.throw_points(counts, vulnerable)
+    for n in range(4, 11):
+        more = {**counts, n: counts.get(n, 0) + 1}
+        assert pq.throw_points(more, vulnerable) >= base
