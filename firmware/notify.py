@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import os
 import socket
+import time
+
+WATCHDOG_EVERY_S = 1.0   # the unit's WatchdogSec is far longer; no need to speak every tick
 
 
 class Notifier:
@@ -10,6 +13,7 @@ class Notifier:
         address = environ.get("NOTIFY_SOCKET", "")
         self._address = "\0" + address[1:] if address.startswith("@") else address
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) if address else None
+        self._fed_at = float("-inf")
 
     def send(self, message: str) -> None:
         if self._sock is not None:
@@ -22,4 +26,7 @@ class Notifier:
         self.send("READY=1")
 
     def watchdog(self) -> None:
-        self.send("WATCHDOG=1")
+        now = time.monotonic()
+        if now - self._fed_at >= WATCHDOG_EVERY_S:
+            self._fed_at = now
+            self.send("WATCHDOG=1")
