@@ -1,0 +1,86 @@
+"""The command line, run as a user would run it."""
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tablemate(*args, env=None, stdin=None):
+    return subprocess.run([sys.executable, "-m", "firmware", *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, cwd=ROOT, input=stdin)
+
+
+def test_doctor_on_a_pc_without_hardware(state_home):
+    result = tablemate("doctor")
+    assert result.returncode == 0, result.stdout
+    for part in ("Display", "Keys and buzzer", "Camera", "Tesseract", "Journal"):
+        assert f"[ok] {part}:" in result.stdout
+
+
+def test_doctor_explains_a_camera_that_is_not_there(state_home, tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[camera]\nsource = "/nowhere/photos"\n')
+    result = tablemate("--config", str(cfg), "doctor")
+    assert result.returncode == 1
+    assert "[FIX] Camera: The image source /nowhere/photos does not exist" in result.stdout
+
+
+def test_a_bad_config_is_named_and_the_box_still_starts(state_home, tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[display]\ncontrast = 999\n")
+    result = tablemate("--config", str(cfg), "run", "--display", "dummy", "--input", "lines", stdin="")
+    assert result.returncode == 0
+    assert "display.contrast = 999" in result.stderr and "Using the defaults" in result.stderr
+
+
+def test_config_defaults_print_every_setting():
+    result = tablemate("config", "--defaults")
+    assert result.returncode == 0 and "[perquackey]" in result.stdout and "timer_s = 180" in result.stdout
+
+
+def test_replay_prints_the_final_state(state_home):
+    run = tablemate("run", "--display", "dummy", "--input", "lines", stdin="K3 K3 K1 K1 K2\n")
+    assert run.returncode == 0, run.stderr
+    result = tablemate("replay", str(state_home / "current.jsonl"))
+    data = json.loads(result.stdout)
+    assert data["game"] == "password" and data["phase"] == "playing" and data["password"] == "B1"
+    assert data["scores"]["Bob"] == 8 and data["totals"] == {"Alice & Bob": 8, "Chris & Dana": 0}
+
+
+def test_replay_of_a_missing_or_foreign_file(tmp_path):
+    assert "no such file" in tablemate("replay", str(tmp_path / "none.jsonl")).stderr
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("hello\n")
+    result = tablemate("replay", str(junk))
+    assert result.returncode == 2 and "not a TableMate journal" in result.stderr
+
+
+def test_words_command(state_home):
+    result = tablemate("words", "--json", "AAEEEBHIRS")
+    data = json.loads(result.stdout)
+    assert data["vulnerable"] is False and "bearish" in data["words"]["7"] and data["best_score"] > 0
+    bad = tablemate("words", "ABC")
+    assert bad.returncode == 2 and "a throw has 10 cubes" in bad.stderr
+    tablemate("words", "--add", "qqqabc")
+    assert "+qqqabc" in tablemate("words", "--house").stdout
+
+
+def test_systemd_notify_ready_and_watchdog(state_home, tmp_path):
+    path = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(10)
+    result = tablemate("run", "--display", "dummy", "--input", "lines", stdin="K2\n", env={"NOTIFY_SOCKET": path})
+    assert result.returncode == 0
+    messages = set()
+    sock.setblocking(False)
+    while True:
+        try:
+            messages.add(sock.recv(100).decode())
+        except BlockingIOError:
+            break
+    assert {"READY=1", "WATCHDOG=1"} <= messages

@@ -1,0 +1,32 @@
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+UNIT = Path(__file__).resolve().parents[1] / "systemd" / "tablemate.service"
+
+
+def test_the_unit_passes_systemd_analyze_verify(tmp_path):
+    tool = shutil.which("systemd-analyze")
+    if tool is None:
+        if os.environ.get("CI"):
+            pytest.fail("systemd-analyze is missing in CI: `make test` installs the systemd package")
+        pytest.skip("systemd-analyze is not installed (make test installs it)")
+    # verify checks that ExecStart exists: point it at this checkout's command instead of /opt
+    exe = Path(sys.executable).with_name("tablemate")
+    unit = tmp_path / "tablemate.service"
+    unit.write_text(UNIT.read_text().replace("/opt/tablemate/.venv/bin/tablemate", str(exe)))
+    result = subprocess.run([tool, "verify", str(unit)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_unit_keeps_the_devices_reachable():
+    text = UNIT.read_text()
+    for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "StateDirectory=tablemate",
+                 "SupplementaryGroups=gpio i2c video", "DeviceAllow=char-gpiochip rw", "DeviceAllow=char-i2c rw",
+                 "DeviceAllow=char-video4linux rw", "DeviceAllow=char-media rw", "DeviceAllow=char-dma_heap rw"):
+        assert line in text
+    assert not any(line.startswith("PrivateDevices=") for line in text.splitlines())
