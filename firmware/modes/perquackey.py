@@ -218,7 +218,7 @@ class PlayMode(GameMode):
             self.app.refuse("No camera: key the letters in.")
             return self.key_in_letters()
         try:
-            from vision.reader import CubeSetError, read_throw
+            from vision.reader import read_throw
             frame = camera.capture()
             reading = read_throw(frame, vulnerable=self.vulnerable(), red_set=self.state.rules["red_set"])
         except ImportError as exc:

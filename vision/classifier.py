@@ -1,0 +1,66 @@
+"""Which letter a glyph is: nearest neighbours among reference glyphs rendered from the
+fonts TableMate ships, in many stroke weights, widths and small tilts, compared in all
+four quarter turns (a cube lands any way up)."""
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.glyphs import features, normalise, rotations
+from vision.render import SHIPPED_FONTS, glyph_tile
+
+LETTERS = string.ascii_uppercase
+TILE = 96
+TILTS = (-7.0, 0.0, 7.0)
+STRETCHES = (0.8, 1.0, 1.2)
+WEIGHTS = (-1, 0, 1)        # erode, as is, dilate: thinner and bolder strokes
+NEIGHBOURS = 3
+
+
+@dataclass(frozen=True)
+class References:
+    vectors: np.ndarray      # one HOG row per reference glyph
+    letters: np.ndarray      # the letter index of each row
+
+
+@lru_cache(maxsize=1)
+def references() -> References:
+    """Built once per process (about a second on a PC)."""
+    kernel = np.ones((3, 3), np.uint8)
+    vectors, letters = [], []
+    for font in SHIPPED_FONTS:
+        for index, letter in enumerate(LETTERS):
+            for stretch in STRETCHES:
+                base = glyph_tile(letter, font, TILE, stretch=stretch)
+                for tilt in TILTS:
+                    mask = np.array(base.rotate(tilt, resample=3), np.uint8)
+                    mask = (mask > 127).astype(np.uint8) * 255
+                    for weight in WEIGHTS:
+                        m = cv2.dilate(mask, kernel, iterations=2) if weight > 0 else (
+                            cv2.erode(mask, kernel, iterations=2) if weight < 0 else mask)
+                        vectors.append(features(normalise(m)))
+                        letters.append(index)
+    return References(np.array(vectors, np.float32), np.array(letters))
+
+
+def letter_distances(mask: np.ndarray, turns: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """For each of the 26 letters, the distance of this glyph to it (the mean of its
+    nearest references, in the quarter turn that fits best) and that quarter turn.
+    `turns` fixes the quarter turn when an orientation bar was seen."""
+    refs = references()
+    candidates = rotations(mask)
+    allowed = range(4) if turns is None else (turns,)
+    best = np.full(len(LETTERS), np.inf, np.float32)
+    best_turn = np.zeros(len(LETTERS), np.int64)
+    for k in allowed:
+        v = features(candidates[k])
+        d = np.linalg.norm(refs.vectors - v, axis=1)
+        for index in range(len(LETTERS)):
+            near = np.partition(d[refs.letters == index], NEIGHBOURS)[:NEIGHBOURS].mean()
+            if near < best[index]:
+                best[index], best_turn[index] = near, k
+    return best, best_turn

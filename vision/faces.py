@@ -1,0 +1,122 @@
+"""Finding the cube faces in a photo of the table and straightening each into a square.
+
+Faces are the bright, nearly colourless squares; the table can be any colour or texture,
+so the image is first flattened (divided by a heavy blur of itself, which removes uneven
+light) and faces are taken as the whitest regions.  Touching faces are split by eroding
+the mask until the pieces have the size of one face."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_WIDTH = 820          # faces are found on a copy this wide; warped from the full image
+FACE_PIXELS = 96          # the straightened face
+
+
+@dataclass
+class Face:
+    corners: np.ndarray    # 4x2 float32, in the input image's pixels
+    centre: tuple[float, float]
+    square: np.ndarray     # FACE_PIXELS x FACE_PIXELS BGR, straightened
+
+
+def table_level(low: np.ndarray, block: int) -> np.ndarray:
+    """The table's own brightness everywhere: a low percentile of each block (faces are
+    brighter and shadows darker than most of a block), smoothed over the blocks."""
+    h, w = low.shape
+    bh, bw = max(1, h // block), max(1, w // block)
+    cut = low[:bh * block, :bw * block].reshape(bh, block, bw, block).transpose(0, 2, 1, 3).reshape(bh, bw, -1)
+    level = np.percentile(cut, 35, axis=2).astype(np.float32)
+    if min(bh, bw) >= 3:
+        level = cv2.medianBlur(level, 3)
+    return cv2.resize(cv2.GaussianBlur(level, (0, 0), 0.8), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def whiteness(image: np.ndarray, face_side: float) -> np.ndarray:
+    """How much brighter than the table each pixel is in its darkest channel, so faces
+    stand out on any table colour (a red cloth or green felt counts as dark) and under
+    uneven light."""
+    low = image.min(axis=2).astype(np.float32)
+    level = table_level(low, max(8, int(face_side * 1.5)))
+    return np.clip(low - level, 0, 255).astype(np.uint8)
+
+
+def _order(corners: np.ndarray) -> np.ndarray:
+    """Corners clockwise from the top-left, so every warp has the same handedness."""
+    c = corners.astype(np.float32)
+    centre = c.mean(axis=0)
+    angles = np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0])
+    c = c[np.argsort(angles)]
+    start = np.argmin(c.sum(axis=1))
+    return np.roll(c, -start, axis=0)
+
+
+def _quad(contour: np.ndarray) -> np.ndarray:
+    """The face's four corners: a fitted quadrilateral if the outline has one, else the
+    minimum-area rectangle (slight keystone makes faces not quite square)."""
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+    return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+
+
+
+def _hulls(mask: np.ndarray) -> list[np.ndarray]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [cv2.convexHull(c) for c in contours if cv2.contourArea(c) > 40]
+
+
+def _grow(hull: np.ndarray, factor: float) -> np.ndarray:
+    centre = hull.reshape(-1, 2).mean(axis=0)
+    return ((hull.reshape(-1, 2) - centre) * factor + centre).astype(np.float32)
+
+
+def find_faces(image: np.ndarray) -> list[Face]:
+    """Every cube face in a BGR photo, straightened, in no particular order.
+
+    A face is taken where the darkest channel is well above the table's level (the
+    brightest few pixels of the picture set what "well above" means); the letter leaves
+    a hole and the rounded cube edges a dark border, so each bright region's hull is one
+    face, even when cubes touch."""
+    scale = WORK_WIDTH / image.shape[1]
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    side = small.shape[1] / 12          # a first guess, refined from what is found
+    hulls: list[np.ndarray] = []
+    for _ in range(2):
+        score = whiteness(small, side)
+        top = float(np.percentile(score, 99.5))
+        if top < 12:                    # nothing stands out from the table
+            return []
+        mask = (score > 0.55 * top).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        hulls = [h for h in _hulls(mask) if _squareness(h) > 0.6]
+        if not hulls:
+            return []
+        side = float(np.sqrt(np.median([cv2.contourArea(h) for h in hulls])))
+    face_area = side * side
+    faces = [h for h in hulls if 0.4 * face_area < cv2.contourArea(h) < 1.8 * face_area]
+    result = []
+    for hull in faces:
+        corners = _order(_quad(_grow(hull, 1.04).reshape(-1, 1, 2)) / scale)
+        result.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners)))
+    return result
+
+
+def _squareness(contour: np.ndarray) -> float:
+    """1 for a filled square; lower for long, thin or ragged shapes."""
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    if min(w, h) == 0:
+        return 0.0
+    fill = cv2.contourArea(contour) / (w * h)
+    return min(w, h) / max(w, h) * fill
+
+
+def warp(image: np.ndarray, corners: np.ndarray, size: int = FACE_PIXELS) -> np.ndarray:
+    target = np.float32([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]])
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(corners, target), (size, size),
+                               flags=cv2.INTER_LINEAR)

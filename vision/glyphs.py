@@ -1,0 +1,127 @@
+"""From a straightened face to a normalised glyph and its ink colour.
+
+The face's own white sets the white balance, so warm or cool light does not turn black
+ink red.  Ink is what is much darker than that white; red is ink whose red stands well
+above its green and blue.  The glyph is the ink near the middle, cropped, padded to a
+square and described by a histogram of oriented gradients (HOG)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+GLYPH = 32
+CELL, BINS = 8, 9
+HOG_WEIGHT = 0.75           # the rest of the feature is the glyph's coarse 8x8 layout
+RED_THRESHOLD = 0.18        # (red - mean of green and blue) of the ink, after white balance
+BAR_ASPECT = 3.0            # a piece of ink this much longer than thick is an orientation bar
+
+
+@dataclass
+class Ink:
+    mask: np.ndarray          # uint8 0/255, the glyph's ink in face coordinates
+    red: bool
+    redness: float
+    bar_below: int | None     # quarter turns that bring the bar under the glyph, if a bar was found
+    coverage: float           # share of the face covered by ink
+
+
+def white_balanced(face: np.ndarray) -> np.ndarray:
+    """The face in units of its own white (its bright pixels' colour becomes 1, 1, 1)."""
+    f = face.astype(np.float32)
+    white = np.percentile(f.reshape(-1, 3), 85, axis=0) + 1
+    return f / white
+
+
+def extract_ink(face: np.ndarray) -> Ink | None:
+    """The glyph's ink on one face, or None when the face holds no glyph (not a face)."""
+    size = face.shape[0]
+    margin = int(size * 0.1)
+    f = white_balanced(face)[margin:size - margin, margin:size - margin]
+    dark = 1 - f.min(axis=2)
+    level, _ = cv2.threshold((np.clip(dark, 0, 1) * 255).astype(np.uint8), 0, 255,
+                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level = max(level / 255, 0.22)
+    mask = (dark > level).astype(np.uint8) * 255
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
+    inner = mask.shape[0]
+    keep = np.zeros_like(mask)
+    bar_below = None
+    pieces = []
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if area < inner * inner * 0.004:
+            continue
+        touches = x <= 0 or y <= 0 or x + w >= inner or y + h >= inner
+        if touches and area < inner * inner * 0.05:
+            continue   # a sliver of the cube's edge
+        pieces.append((i, x, y, w, h, area))
+    if not pieces:
+        return None
+    main = max(pieces, key=lambda p: p[5])
+    for i, x, y, w, h, area in pieces:
+        long_side, short_side = max(w, h), max(1, min(w, h))
+        if i != main[0] and long_side / short_side >= BAR_ASPECT and area < main[5] * 0.5:
+            bar_below = _bar_turns(centroids[i], centroids[main[0]])
+            continue
+        keep[labels == i] = 255
+    coverage = float((keep > 0).mean())
+    if not 0.02 < coverage < 0.6:
+        return None
+    ink = f[keep > 0]
+    redness = float(np.median(ink[:, 2] - (ink[:, 0] + ink[:, 1]) / 2))
+    full = np.zeros((size, size), np.uint8)
+    full[margin:size - margin, margin:size - margin] = keep
+    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage)
+
+
+def _bar_turns(bar, glyph) -> int:
+    """Quarter turns (counter-clockwise, as np.rot90) that put the bar under the glyph."""
+    dx, dy = bar[0] - glyph[0], bar[1] - glyph[1]
+    if abs(dy) >= abs(dx):
+        return 0 if dy > 0 else 2
+    return 3 if dx > 0 else 1   # np.rot90 turns east to north: three turns bring east south
+
+
+def normalise(mask: np.ndarray) -> np.ndarray:
+    """The glyph cropped to its ink, padded to a square and scaled to GLYPH pixels."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return np.zeros((GLYPH, GLYPH), np.uint8)
+    crop = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h, w = crop.shape
+    side = int(max(h, w) * 1.15) + 2
+    square = np.zeros((side, side), np.uint8)
+    square[(side - h) // 2:(side - h) // 2 + h, (side - w) // 2:(side - w) // 2 + w] = crop
+    return cv2.resize(square, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA)
+
+
+def features(glyph: np.ndarray) -> np.ndarray:
+    """Histograms of gradient orientation in 8x8-pixel cells over overlapping 2x2-cell
+    blocks, each block normalised (HOG), as one unit vector."""
+    g = cv2.GaussianBlur(glyph, (3, 3), 0).astype(np.float32) / 255
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = np.hypot(gx, gy)
+    angle = np.mod(np.arctan2(gy, gx), np.pi)                  # unsigned orientation
+    bins = np.minimum((angle / np.pi * BINS).astype(np.int64), BINS - 1)
+    cells = GLYPH // CELL
+    cell_of = (np.arange(GLYPH) // CELL)
+    index = (cell_of[:, None] * cells + cell_of[None, :]) * BINS + bins
+    hist = np.bincount(index.ravel(), magnitude.ravel(), cells * cells * BINS).reshape(cells, cells, BINS)
+    blocks = np.concatenate([hist[i:i + 2, j:j + 2].ravel() for i in range(cells - 1) for j in range(cells - 1)])
+    blocks = blocks.reshape(-1, 4 * BINS)
+    norms = np.linalg.norm(blocks, axis=1, keepdims=True)
+    # a floor under the normalisation, so nearly empty blocks (beside a thin I) stay quiet
+    blocks /= np.maximum(norms, 0.3 * norms.mean() + 1e-6)
+    hog = blocks.ravel() / (np.linalg.norm(blocks) + 1e-6)
+    layout = cv2.resize(g, (8, 8), interpolation=cv2.INTER_AREA).ravel()
+    layout = layout / (np.linalg.norm(layout) + 1e-6)
+    v = np.concatenate([hog * HOG_WEIGHT, layout * (1 - HOG_WEIGHT)])
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
+def rotations(mask: np.ndarray) -> list[np.ndarray]:
+    """The glyph in its four quarter turns, each normalised (k counter-clockwise turns)."""
+    return [normalise(np.rot90(mask, k).copy()) for k in range(4)]
