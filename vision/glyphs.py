@@ -105,11 +105,19 @@ def features(glyph: np.ndarray) -> np.ndarray:
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
     magnitude = np.hypot(gx, gy)
     angle = np.mod(np.arctan2(gy, gx), np.pi)                  # unsigned orientation
-    bins = np.minimum((angle / np.pi * BINS).astype(np.int64), BINS - 1)
+    # each gradient is shared between its two nearest orientation bins, round the circle
+    # (0 and pi are the same orientation: without this a near-vertical edge jumps bins)
+    position = angle / np.pi * BINS - 0.5
+    low = np.floor(position)
+    upper_share = position - low
+    low = low.astype(np.int64) % BINS
+    high = (low + 1) % BINS
     cells = GLYPH // CELL
     cell_of = (np.arange(GLYPH) // CELL)
-    index = (cell_of[:, None] * cells + cell_of[None, :]) * BINS + bins
-    hist = np.bincount(index.ravel(), magnitude.ravel(), cells * cells * BINS).reshape(cells, cells, BINS)
+    base = (cell_of[:, None] * cells + cell_of[None, :]) * BINS
+    size = cells * cells * BINS
+    hist = (np.bincount((base + low).ravel(), (magnitude * (1 - upper_share)).ravel(), size)
+            + np.bincount((base + high).ravel(), (magnitude * upper_share).ravel(), size)).reshape(cells, cells, BINS)
     blocks = np.concatenate([hist[i:i + 2, j:j + 2].ravel() for i in range(cells - 1) for j in range(cells - 1)])
     blocks = blocks.reshape(-1, 4 * BINS)
     norms = np.linalg.norm(blocks, axis=1, keepdims=True)

@@ -2,16 +2,18 @@
 
 Faces are found and straightened (faces.py), the ink separated and its colour judged
 (glyphs.py), each glyph compared with reference letters in all four quarter turns
-(classifier.py); then the readings are matched to the known cubes (assign.py), which
-settles most look-alikes.  A reading the reader is not sure of is marked uncertain."""
+(classifier.py); the readings are matched to the known cubes (assign.py), which settles
+most look-alikes; Tesseract gives a second opinion on the glyphs still in doubt (ocr.py).
+A reading the reader is not sure of is marked uncertain."""
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from firmware.games import perquackey as pq
+from vision import ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, letter_distances
 from vision.faces import find_faces
@@ -20,7 +22,8 @@ from vision.glyphs import extract_ink
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
 CONFIDENT = 0.85           # below this a reading is marked uncertain
-COLOUR_COST = 1.0          # a red reading on a black cube (or the reverse) costs this much
+OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
+COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
 
 
 class CubeCountError(ValueError):
@@ -49,6 +52,7 @@ class Reading:
     cubes: list[CubeReading] = field(default_factory=list)
     cube_faces: tuple[str, ...] = ()
     ms: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
     @property
     def letters_by_cube(self) -> list[str]:
@@ -67,9 +71,13 @@ class Reading:
         return unsure
 
 
-def _confidence(distances: np.ndarray, chosen: int) -> float:
-    weights = np.exp(-(distances - distances.min()) / TEMPERATURE)
-    return float(weights[chosen] / weights.sum())
+@dataclass
+class _Glyph:
+    centre: tuple[float, float]
+    red: bool
+    mask: np.ndarray
+    distances: np.ndarray     # to each of the 26 letters
+    turns: np.ndarray         # the quarter turn that fits each letter best
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
@@ -80,38 +88,72 @@ def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
     return pq.cubes(count > len(pq.BLACK_CUBES), cube_set)
 
 
-def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | None = None) -> Reading:
+def _confidence(distances: np.ndarray, chosen: int) -> float:
+    weights = np.exp(-(distances - distances.min()) / TEMPERATURE)
+    return float(weights[chosen] / weights.sum())
+
+
+def _decide(glyphs: list[_Glyph], cubes: tuple[str, ...]):
+    """Assign the glyphs to the cubes; then each one's letter (the nearest of its cube's
+    faces), its confidence, and whether it is uncertain."""
+    if cubes and glyphs:
+        red_cube = [i >= len(pq.BLACK_CUBES) for i in range(len(cubes))]
+        cost = np.array([[min(g.distances[LETTERS.index(ch)] for ch in set(faces))
+                          + COLOUR_COST * (g.red != red_cube[c]) for c, faces in enumerate(cubes)]
+                         for g in glyphs])
+        owners = assign(cost)
+    else:
+        owners = [None] * len(glyphs)
+    choices = []
+    for g, cube in zip(glyphs, owners):
+        faces = cubes[cube] if cube is not None else LETTERS
+        chosen = min((LETTERS.index(ch) for ch in set(faces)), key=lambda i: g.distances[i])
+        confidence = _confidence(g.distances, chosen)
+        choices.append((chosen, confidence, confidence < CONFIDENT or int(np.argmin(g.distances)) != chosen))
+    return owners, choices
+
+
+def _second_opinion(g: _Glyph, chosen: int, possible: str) -> None:
+    """Ask Tesseract, holding the glyph each way up that a likely letter suggests (a
+    symmetric letter such as H fits upside down as well as upright)."""
+    likely = [chosen] + [int(i) for i in np.argsort(g.distances)[:3] if i != chosen]
+    for turns in dict.fromkeys(int(g.turns[i]) for i in likely):
+        answer = ocr.read_letter(g.mask, turns, possible)
+        if answer is not None:
+            g.distances[LETTERS.index(answer[0])] -= OCR_WEIGHT * answer[1] / 100
+            return
+
+
+def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | None = None,
+               use_ocr: bool = True) -> Reading:
     if cube_set not in CUBE_SETS:
         raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
     start = time.perf_counter()
-    found = []
+    glyphs = []
     for face in find_faces(image):
         ink = extract_ink(face.square)
-        if ink is not None:
+        if ink is not None:           # a bright square without a glyph is not a face
             distances, turns = letter_distances(ink.mask, ink.bar_below)
-            found.append((face, ink, distances, turns))
-    count = len(found)
-    cubes = cube_list(cube_set, expected or count)
-    if cubes and count > len(cubes):
-        raise CubeCountError(f"Found {count} cubes but the set has only {len(cubes)}: is something else on the table?")
+            glyphs.append(_Glyph(face.centre, ink.red, ink.mask, distances, turns))
+    cubes = cube_list(cube_set, expected or len(glyphs))
+    if cubes and len(glyphs) > len(cubes):
+        raise CubeCountError(f"Found {len(glyphs)} cubes but the set has only {len(cubes)}: "
+                             f"is something else on the table?")
     reading = Reading(cube_faces=cubes)
-    if cubes and found:
-        red_cube = np.array([i >= len(pq.BLACK_CUBES) for i in range(len(cubes))])
-        cost = np.zeros((count, len(cubes)))
-        for r, (_, ink, distances, _) in enumerate(found):
-            for c, faces in enumerate(cubes):
-                cost[r, c] = min(distances[LETTERS.index(ch)] for ch in set(faces))
-                cost[r, c] += COLOUR_COST * (ink.red != red_cube[c])
-        owners = assign(cost)
-    else:
-        owners = [None] * count
-    for (face, ink, distances, turns), cube in zip(found, owners):
-        faces = cubes[cube] if cube is not None else LETTERS
-        chosen = min((LETTERS.index(ch) for ch in set(faces)), key=lambda i: distances[i])
-        confidence = _confidence(distances, chosen)
-        uncertain = confidence < CONFIDENT or int(np.argmin(distances)) != chosen
-        reading.cubes.append(CubeReading(LETTERS[chosen], ink.red, face.centre[0], face.centre[1], confidence,
-                                         uncertain, cube, faces if cube is not None else "", int(turns[chosen])))
+    owners, choices = _decide(glyphs, cubes)
+    doubtful = [g for g, (_, _, uncertain) in zip(glyphs, choices) if uncertain]
+    if use_ocr and doubtful:
+        possible = "".join(sorted(set("".join(cubes)))) if cubes else LETTERS
+        try:
+            for g, (chosen, _, uncertain) in zip(glyphs, choices):
+                if uncertain:
+                    _second_opinion(g, chosen, possible)
+            owners, choices = _decide(glyphs, cubes)
+        except ocr.TesseractMissing as exc:
+            reading.notes.append(f"No second opinion on uncertain cubes: {exc}.")
+    for g, cube, (chosen, confidence, uncertain) in zip(glyphs, owners, choices):
+        reading.cubes.append(CubeReading(LETTERS[chosen], g.red, g.centre[0], g.centre[1], confidence, uncertain,
+                                         cube, cubes[cube] if cube is not None else "", int(g.turns[chosen])))
     reading.cubes.sort(key=lambda c: (c.y, c.x))
     reading.ms = (time.perf_counter() - start) * 1000
     return reading
@@ -122,13 +164,10 @@ def read_throw(frame: np.ndarray, vulnerable: bool, red_set: str = "classic") ->
     vulnerable), and a photo that shows another number gets a plain message."""
     expected = len(pq.cubes(vulnerable, red_set))
     reading = read_image(frame, red_set, expected)
-    if len(reading.cubes) != expected:
-        seen = len(reading.cubes)
-        if seen == 0:
-            raise CubeCountError("No cubes found: check that the camera sees the table and the light is on.")
+    seen = len(reading.cubes)
+    if seen == 0:
+        raise CubeCountError("No cubes found: check that the camera sees the table and the light is on.")
+    if seen != expected:
         raise CubeCountError(f"Found {seen} cubes, but this throw has {expected}: spread them so none hides "
                              f"another, or key the letters in.")
     return reading
-
-
-__all__ = ["read_image", "read_throw", "Reading", "CubeReading", "CubeCountError", "CUBE_SETS", "asdict"]
