@@ -113,6 +113,21 @@ def _decide(glyphs: list[_Glyph], cubes: tuple[str, ...]):
     return owners, choices
 
 
+def _doubt_the_pushers(glyphs: list[_Glyph], cubes, owners, choices) -> list[bool]:
+    """A glyph pushed off the letter it looks most like was pushed by the glyphs holding
+    the cubes that carry that letter: they are in doubt too."""
+    uncertain = [c[2] for c in choices]
+    for g, cube in zip(glyphs, owners):
+        if cube is None:
+            continue
+        wanted = {LETTERS[i] for i in np.argsort(g.distances)[:2]} - set(cubes[cube])
+        if wanted:
+            for k, other in enumerate(owners):
+                if other != cube and set(cubes[other]) & wanted:
+                    uncertain[k] = True
+    return uncertain
+
+
 def _second_opinion(g: _Glyph, chosen: int, possible: str) -> None:
     """Ask Tesseract, holding the glyph each way up that a likely letter suggests (a
     symmetric letter such as H fits upside down as well as upright)."""
@@ -151,7 +166,8 @@ def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | Non
             owners, choices = _decide(glyphs, cubes)
         except ocr.TesseractMissing as exc:
             reading.notes.append(f"No second opinion on uncertain cubes: {exc}.")
-    for g, cube, (chosen, confidence, uncertain) in zip(glyphs, owners, choices):
+    doubts = _doubt_the_pushers(glyphs, cubes, owners, choices)
+    for g, cube, (chosen, confidence, _), uncertain in zip(glyphs, owners, choices, doubts):
         reading.cubes.append(CubeReading(LETTERS[chosen], g.red, g.centre[0], g.centre[1], confidence, uncertain,
                                          cube, cubes[cube] if cube is not None else "", int(g.turns[chosen])))
     reading.cubes.sort(key=lambda c: (c.y, c.x))
