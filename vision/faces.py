@@ -35,12 +35,12 @@ def table_level(low: np.ndarray, block: int) -> np.ndarray:
 
 
 def whiteness(image: np.ndarray, face_side: float) -> np.ndarray:
-    """How much brighter than the table each pixel is in its darkest channel, so faces
-    stand out on any table colour (a red cloth or green felt counts as dark) and under
-    uneven light."""
+    """How many times brighter than the table each pixel is in its darkest channel, so
+    faces stand out on any table colour (a red cloth or green felt counts as dark), and
+    by the same ratio in the light and in the shade."""
     low = image.min(axis=2).astype(np.float32)
     level = table_level(low, max(8, int(face_side * 1.5)))
-    return np.clip(low - level, 0, 255).astype(np.uint8)
+    return np.maximum(low / (level + 8) - 1, 0)
 
 
 def _order(corners: np.ndarray) -> np.ndarray:
@@ -71,6 +71,21 @@ def _hulls(mask: np.ndarray) -> list[np.ndarray]:
     return [cv2.convexHull(c) for c in contours if cv2.contourArea(c) > 40]
 
 
+def _separate(score: np.ndarray, hull: np.ndarray, face_area: float) -> list[np.ndarray]:
+    """A region the size of several faces is touching cubes: their faces are brighter
+    than the rounded edges between them, so a higher threshold inside it parts them."""
+    blob = np.zeros(score.shape, np.uint8)
+    cv2.fillConvexPoly(blob, hull.reshape(-1, 2).astype(np.int32), 255)
+    inside = score[blob > 0]
+    for share in (0.75, 0.85, 0.92):
+        mask = ((score > share * np.percentile(inside, 90)) & (blob > 0)).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        parts = [h for h in _hulls(mask) if 0.35 * face_area < cv2.contourArea(h) < 1.6 * face_area]
+        if len(parts) >= 2:
+            return parts
+    return [hull]
+
+
 def _grow(hull: np.ndarray, factor: float) -> np.ndarray:
     centre = hull.reshape(-1, 2).mean(axis=0)
     return ((hull.reshape(-1, 2) - centre) * factor + centre).astype(np.float32)
@@ -90,16 +105,23 @@ def find_faces(image: np.ndarray) -> list[Face]:
     for _ in range(2):
         score = whiteness(small, side)
         top = float(np.percentile(score, 99.5))
-        if top < 12:                    # nothing stands out from the table
+        if top < 0.12:                  # nothing is much brighter than the table
             return []
-        mask = (score > 0.55 * top).astype(np.uint8) * 255
+        mask = (score > 0.45 * top).astype(np.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        hulls = [h for h in _hulls(mask) if _squareness(h) > 0.6]
+        hulls_all = _hulls(mask)
+        hulls = [h for h in hulls_all if _squareness(h) > 0.6]
         if not hulls:
             return []
         side = float(np.sqrt(np.median([cv2.contourArea(h) for h in hulls])))
     face_area = side * side
-    faces = [h for h in hulls if 0.4 * face_area < cv2.contourArea(h) < 1.8 * face_area]
+    faces = []
+    for hull in hulls_all:
+        area = cv2.contourArea(hull)
+        if area >= 1.6 * face_area:
+            faces += _separate(score, hull, face_area)
+        elif area > 0.4 * face_area and _squareness(hull) > 0.6:
+            faces.append(hull)
     result = []
     for hull in faces:
         corners = _order(_quad(_grow(hull, 1.04).reshape(-1, 1, 2)) / scale)
