@@ -73,6 +73,8 @@ class Reading:
 
 @dataclass
 class _Glyph:
+    square: np.ndarray        # the straightened face
+    corners: np.ndarray
     centre: tuple[float, float]
     red: bool
     mask: np.ndarray
@@ -93,17 +95,19 @@ def _confidence(distances: np.ndarray, chosen: int) -> float:
     return float(weights[chosen] / weights.sum())
 
 
+def _costs(glyphs: list[_Glyph], cubes: tuple[str, ...]) -> np.ndarray:
+    """What putting each glyph on each cube costs: its distance to the nearest of that
+    cube's letters, and a heavy charge where the ink's colour is not the cube's."""
+    red_cube = [i >= len(pq.BLACK_CUBES) for i in range(len(cubes))]
+    return np.array([[min(g.distances[LETTERS.index(ch)] for ch in set(faces))
+                      + COLOUR_COST * (g.red != red_cube[c]) for c, faces in enumerate(cubes)]
+                     for g in glyphs])
+
+
 def _decide(glyphs: list[_Glyph], cubes: tuple[str, ...]):
     """Assign the glyphs to the cubes; then each one's letter (the nearest of its cube's
     faces), its confidence, and whether it is uncertain."""
-    if cubes and glyphs:
-        red_cube = [i >= len(pq.BLACK_CUBES) for i in range(len(cubes))]
-        cost = np.array([[min(g.distances[LETTERS.index(ch)] for ch in set(faces))
-                          + COLOUR_COST * (g.red != red_cube[c]) for c, faces in enumerate(cubes)]
-                         for g in glyphs])
-        owners = assign(cost)
-    else:
-        owners = [None] * len(glyphs)
+    owners = assign(_costs(glyphs, cubes)) if cubes and glyphs else [None] * len(glyphs)
     choices = []
     for g, cube in zip(glyphs, owners):
         faces = cubes[cube] if cube is not None else LETTERS
@@ -113,17 +117,22 @@ def _decide(glyphs: list[_Glyph], cubes: tuple[str, ...]):
     return owners, choices
 
 
-def _doubt_the_pushers(glyphs: list[_Glyph], cubes, owners, choices) -> list[bool]:
-    """A glyph pushed off the letter it looks most like was pushed by the glyphs holding
-    the cubes that carry that letter: they are in doubt too."""
+def _doubt_the_chain(glyphs: list[_Glyph], cubes, cost, owners, choices) -> list[bool]:
+    """A glyph pushed off the letter it looks most like was pushed along a chain of
+    others.  Assign again with that glyph given its letter: every glyph that then moves
+    to another cube was part of the chain, and is in doubt too."""
     uncertain = [c[2] for c in choices]
-    for g, cube in zip(glyphs, owners):
+    for p, (g, cube) in enumerate(zip(glyphs, owners)):
         if cube is None:
             continue
-        wanted = {LETTERS[i] for i in np.argsort(g.distances)[:2]} - set(cubes[cube])
-        if wanted:
-            for k, other in enumerate(owners):
-                if other != cube and set(cubes[other]) & wanted:
+        wanted = LETTERS[int(np.argmin(g.distances))]
+        if wanted in cubes[cube]:
+            continue
+        forced = cost.copy()
+        forced[p, [c for c, faces in enumerate(cubes) if wanted not in faces]] = np.inf
+        if np.isfinite(forced[p]).any():
+            for k, (before, after) in enumerate(zip(owners, assign(np.where(np.isinf(forced), 1e9, forced)))):
+                if before != after:
                     uncertain[k] = True
     return uncertain
 
@@ -140,7 +149,9 @@ def _second_opinion(g: _Glyph, chosen: int, possible: str) -> None:
 
 
 def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | None = None,
-               use_ocr: bool = True) -> Reading:
+               use_ocr: bool = True, debug: list | None = None) -> Reading:
+    """Read every cube in a BGR photo.  `expected` is the number of cubes the throw has,
+    if known; `debug`, if given, receives each glyph's working with its reading."""
     if cube_set not in CUBE_SETS:
         raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
     start = time.perf_counter()
@@ -149,7 +160,7 @@ def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | Non
         ink = extract_ink(face.square)
         if ink is not None:           # a bright square without a glyph is not a face
             distances, turns = letter_distances(ink.mask, ink.bar_below)
-            glyphs.append(_Glyph(face.centre, ink.red, ink.mask, distances, turns))
+            glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns))
     cubes = cube_list(cube_set, expected or len(glyphs))
     if cubes and len(glyphs) > len(cubes):
         raise CubeCountError(f"Found {len(glyphs)} cubes but the set has only {len(cubes)}: "
@@ -166,12 +177,15 @@ def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | Non
             owners, choices = _decide(glyphs, cubes)
         except ocr.TesseractMissing as exc:
             reading.notes.append(f"No second opinion on uncertain cubes: {exc}.")
-    doubts = _doubt_the_pushers(glyphs, cubes, owners, choices)
+    doubts = _doubt_the_chain(glyphs, cubes, _costs(glyphs, cubes), owners, choices) if cubes and glyphs \
+        else [c[2] for c in choices]
     for g, cube, (chosen, confidence, _), uncertain in zip(glyphs, owners, choices, doubts):
         reading.cubes.append(CubeReading(LETTERS[chosen], g.red, g.centre[0], g.centre[1], confidence, uncertain,
                                          cube, cubes[cube] if cube is not None else "", int(g.turns[chosen])))
-    reading.cubes.sort(key=lambda c: (c.y, c.x))
     reading.ms = (time.perf_counter() - start) * 1000
+    if debug is not None:
+        debug.extend(zip(glyphs, reading.cubes))
+    reading.cubes.sort(key=lambda c: (c.y, c.x))
     return reading
 
 
