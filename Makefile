@@ -18,7 +18,7 @@ APT_RUN   = python3-venv tesseract-ocr
 VENV_ARGS =
 EXTRAS    = pc
 endif
-APT_TEST  = systemd
+APT_TEST  = systemd fonts-liberation fonts-freefont-ttf   # the bench's held-out fonts
 
 .PHONY: run test bench doctor apt-run apt-test clean
 
@@ -28,7 +28,7 @@ run: $(VENV)/.installed-$(EXTRAS)
 test: apt-test $(VENV)/.installed-$(EXTRAS)-test
 	$(VENV)/bin/python -m pytest
 
-bench: $(VENV)/.installed-$(EXTRAS)
+bench: apt-test $(VENV)/.installed-$(EXTRAS)
 	$(VENV)/bin/tablemate bench
 
 doctor: $(VENV)/.installed-$(EXTRAS)

@@ -15,6 +15,19 @@ from .errors import HardwareError
 from .keys import KEY_NAMES, Keypad
 
 
+SAMPLE_PHOTOS = Path(__file__).resolve().parents[1] / "vision" / "samples"
+
+
+def camera_source(setting: str, simulated: bool) -> str:
+    """What "auto" means: the Pi camera on the box; on a PC the first webcam, or else
+    the sample photos of thrown cubes that ship with TableMate."""
+    if setting != "auto":
+        return setting
+    if not simulated:
+        return "picamera"
+    return "webcam:0" if os.path.exists("/dev/video0") else str(SAMPLE_PHOTOS)
+
+
 def is_raspberry_pi() -> bool:
     try:
         return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="ignore")
@@ -111,9 +124,7 @@ def build(settings: dict, sink, clock, *, mode: str | None = None, display: str 
         found["buzzer"] = "simulated"
     sounder = Sounder(output, enabled=settings["sound.enabled"])
 
-    source = camera or settings["camera.source"]
-    if source == "auto":
-        source = "picamera" if not simulated else ("webcam:0" if os.path.exists("/dev/video0") else "none")
+    source = camera_source(camera or settings["camera.source"], simulated)
     cam = None
     try:
         cam = open_camera(source)

@@ -46,8 +46,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("sound.buzzer", "tonal", "tonal: passive buzzer (TonalBuzzer); active: fixed-pitch buzzer.",
             ("tonal", "active", "none")),
     Setting("sound.pin", 18, "GPIO (BCM) number of the buzzer (18 is hardware PWM).", low=0, high=27),
-    Setting("camera.source", "auto", "auto (Pi camera on a Pi, else the first webcam if any), picamera, "
-            "webcam:N, none, or a path to an image file or a folder of images."),
+    Setting("camera.source", "auto", "auto (Pi camera on a Pi; on a PC the first webcam, or else the sample "
+            "photos that ship with TableMate), picamera, webcam:N, none, or a path to an image file or a folder "
+            "of images (taken in turn)."),
     Setting("password.first_team", "1", "Which team's giver opens password A1.", ("1", "2"), menu="PW first team"),
     Setting("perquackey.timer_s", 180, "Length of a throw, seconds (the sand timer is 3 minutes).",
             (60, 90, 120, 150, 180, 240), menu="PQ timer"),

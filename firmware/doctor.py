@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from device.hardware import is_raspberry_pi, key_pins
+from device.hardware import camera_source, is_raspberry_pi, key_pins
 from firmware import paths
 
 
@@ -45,9 +45,7 @@ def check_gpio(settings) -> tuple[bool, str]:
 def check_camera(settings) -> tuple[bool, str]:
     from device.camera import open_camera
     from device.errors import CameraError
-    source = settings["camera.source"]
-    if source == "auto":
-        source = "picamera" if is_raspberry_pi() else ("webcam:0" if os.path.exists("/dev/video0") else "none")
+    source = camera_source(settings["camera.source"], simulated=not is_raspberry_pi())
     if source == "none":
         return True, "no camera configured: cube letters are keyed in (set camera.source to use one)"
     try:

@@ -112,10 +112,15 @@ def make_throw(seed: int, vulnerable: bool | None = None, red_set: str = "classi
         letter = prng.choice(faces)
         corners = _rect(cx, cy, side, angle)
         # shadow, then the cube's darker edge, then the face
-        shadow = np.zeros((h, w), np.float32)
-        cv2.fillConvexPoly(shadow, (corners + light_dir * side * 0.12).astype(np.int32), 1.0)
+        # the shadow, worked out on a window round the cube only (a whole-image blur per
+        # cube would make generating a throw several times slower)
+        pad = int(side)
+        x0, y0 = max(0, int(cx) - pad), max(0, int(cy) - pad)
+        x1, y1 = min(w, int(cx) + pad), min(h, int(cy) + pad)
+        shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
+        cv2.fillConvexPoly(shadow, (corners + light_dir * side * 0.12 - (x0, y0)).astype(np.int32), 1.0)
         shadow = cv2.GaussianBlur(shadow, (0, 0), side * 0.08)
-        img *= (1 - 0.45 * shadow)[..., None]
+        img[y0:y1, x0:x1] *= (1 - 0.45 * shadow)[..., None]
         cv2.fillConvexPoly(img, _rect(cx, cy, side * 1.04, angle).astype(np.int32),
                            (face_colour * 0.72).tolist(), lineType=cv2.LINE_AA)
         cv2.fillConvexPoly(img, _rect(cx, cy, side * 0.94, angle).astype(np.int32),

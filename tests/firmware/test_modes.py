@@ -105,3 +105,27 @@ def test_password_key_that_means_nothing_now(box):
     box.press("K3")                                   # a form of the word
     box.press("K3")                                   # means nothing while waiting for the exact word
     assert box.hw.sounder.last_cue == "error" and "One more try" in box.app.log[-1]
+
+
+def test_perquackey_reads_the_cubes_from_the_camera(clock, tmp_path):
+    import cv2
+
+    from firmware.modes.perquackey import LetterEntry
+    from vision.synth import make_throw
+    throw = make_throw(21, vulnerable=False)
+    cv2.imwrite(str(tmp_path / "throw.jpg"), throw.image)
+    box = Box(clock, camera=str(tmp_path))
+    open_game(box, "perquackey")
+    box.press("K1")                                   # read the cubes
+    assert isinstance(box.mode, LetterEntry)
+    assert sorted(box.mode.letters) == sorted(t.letter for t in throw.cubes)
+    box.press("K4")                                   # accept
+    assert sorted(box.mode.state.letters) == sorted(t.letter for t in throw.cubes)
+    box.close()
+
+
+def test_perquackey_without_a_camera_offers_the_keys(box):
+    from firmware.modes.perquackey import LetterEntry
+    open_game(box, "perquackey")
+    box.press("K1")
+    assert isinstance(box.mode, LetterEntry) and "No camera" in box.app.log[-1]

@@ -1,0 +1,122 @@
+"""The cube reader on generated throws (seeded), tricky single faces and bad input."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.reader import CubeCountError, read_image, read_throw
+from vision.synth import TEST_TABLES, make_throw
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def match(reading, throw):
+    """Each true cube with the reading nearest its centre."""
+    return [(t, min(reading.cubes, key=lambda c: np.hypot(c.x - t.x, c.y - t.y))) for t in throw.cubes]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_generated_throws_are_read_right(seed):
+    throw = make_throw(seed)
+    reading = read_image(throw.image)
+    assert len(reading.cubes) == len(throw.cubes)
+    for truth, got in match(reading, throw):
+        assert got.red == truth.red
+        assert got.letter == truth.letter or got.uncertain, (truth, got)
+        assert np.hypot(got.x - truth.x, got.y - truth.y) < 15
+    assert sum(got.letter == truth.letter for truth, got in match(reading, throw)) >= len(throw.cubes) - 1
+
+
+def test_the_later_red_set():
+    throw = make_throw(77, vulnerable=True, red_set="later")
+    reading = read_image(throw.image, "later")
+    assert [g.letter for _, g in match(reading, throw)] == [t.letter for t in throw.cubes]
+
+
+def test_read_throw_gives_letters_by_cube_for_the_keys():
+    throw = make_throw(5, vulnerable=False)
+    reading = read_throw(throw.image, vulnerable=False)
+    assert len(reading.letters_by_cube) == 10 and "?" not in reading.letters_by_cube
+    assert sorted(reading.letters_by_cube) == sorted(t.letter for t in throw.cubes)
+
+
+def single_face(letter, red=False, turn=0, warm=False, bar=True):
+    """One cube on a plain table, for the look-alike letters."""
+    from vision.render import glyph_tile
+    from vision.synth import SHIPPED_FONTS
+    img = np.full((400, 400, 3), (60, 110, 150), np.float32)
+    cv2.rectangle(img, (140, 140), (260, 260), (160, 175, 180), -1)
+    cv2.rectangle(img, (145, 145), (255, 255), (225, 238, 242), -1)
+    tile = np.array(glyph_tile(letter, SHIPPED_FONTS[0], 110, bar=bar), np.float32) / 255
+    tile = np.rot90(tile, turn)[..., None]
+    ink = np.array((30, 30, 175) if red else (30, 30, 30), np.float32)
+    region = img[145:255, 145:255]
+    region[:] = region * (1 - tile) + ink * tile
+    if warm:
+        img *= np.array([0.8, 1.0, 1.15], np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("letter", ["M", "W", "N", "Z"])
+@pytest.mark.parametrize("turn", range(4))
+def test_rotation_look_alikes_with_their_bar(letter, turn):
+    reading = read_image(single_face(letter, turn=turn), "any", use_ocr=False)
+    assert [c.letter for c in reading.cubes] == [letter]
+
+
+@pytest.mark.parametrize("letter", ["I", "O", "Q", "H", "X"])
+@pytest.mark.parametrize("turn", range(4))
+def test_thin_round_and_symmetric_letters(letter, turn):
+    reading = read_image(single_face(letter, turn=turn), "any")
+    assert [c.letter for c in reading.cubes] == [letter]
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_red_and_black_ink_under_warm_and_cool_light(warm):
+    assert read_image(single_face("B", red=True, warm=warm), "any").cubes[0].red
+    assert not read_image(single_face("B", red=False, warm=warm), "any").cubes[0].red
+
+
+def test_an_empty_table_and_a_wrong_count_get_plain_messages():
+    empty = np.full((600, 800, 3), 120, np.uint8)
+    assert read_image(empty).cubes == []
+    with pytest.raises(CubeCountError, match="No cubes found"):
+        read_throw(empty, vulnerable=False)
+    ten = make_throw(3, vulnerable=False)
+    with pytest.raises(CubeCountError, match="Found 10 cubes, but this throw has 13"):
+        read_throw(ten.image, vulnerable=True)
+
+
+def test_read_command_json_and_bad_files(tmp_path):
+    throw = make_throw(9)
+    good = tmp_path / "throw.jpg"
+    cv2.imwrite(str(good), throw.image)
+    (tmp_path / "text.jpg").write_text("not a picture")
+    result = subprocess.run([sys.executable, "-m", "firmware", "read", str(good), str(tmp_path / "gone.png"),
+                             str(tmp_path / "text.jpg"), "--json", "--debug", str(tmp_path / "debug")],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 1
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1
+    data = json.loads(lines[0])
+    assert data["image"] == str(good) and len(data["cubes"]) == len(throw.cubes) and data["ms"] > 0
+    assert set(data["cubes"][0]) == {"letter", "red", "x", "y", "confidence", "uncertain"}
+    assert "gone.png: no such file" in result.stderr and "text.jpg: not an image" in result.stderr
+    assert (tmp_path / "debug" / "throw-faces.jpg").exists() and (tmp_path / "debug" / "throw-glyphs.png").exists()
+
+
+def test_the_assignment_is_optimal():
+    import itertools
+    from vision.assign import assign
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        n = int(rng.integers(1, 6))
+        m = int(rng.integers(n, 7))
+        cost = rng.random((n, m))
+        got = assign(cost)
+        best = min(sum(cost[i, p[i]] for i in range(n)) for p in itertools.permutations(range(m), n))
+        assert len(set(got)) == n and abs(sum(cost[i, got[i]] for i in range(n)) - best) < 1e-9
