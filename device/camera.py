@@ -35,6 +35,7 @@ class ImageFiles:
         else:
             raise CameraError(f"The image source {self.path} does not exist: set camera.source to a file or folder.")
         self._next = 0
+        self.live = False          # each capture is another photo, not another look at the same table
         self.description = f"images from {self.path}"
 
     def capture(self):
@@ -55,6 +56,7 @@ class Webcam:
         if not self._cap.isOpened():
             raise CameraError(f"No webcam at /dev/video{index}: plug one in, or set camera.source to an image folder.")
         self.description = f"webcam /dev/video{index}"
+        self.live = True
 
     def capture(self):
         ok, frame = self._cap.read()
@@ -83,6 +85,7 @@ class PiCamera:
             raise CameraError("No Pi camera found: check the ribbon cable (contacts facing the right way) "
                               "and run `rpicam-hello --list-cameras`.") from exc
         self.description = "Raspberry Pi camera"
+        self.live = True
 
     def capture(self):
         try:

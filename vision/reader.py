@@ -148,19 +148,48 @@ def _second_opinion(g: _Glyph, chosen: int, possible: str) -> None:
             return
 
 
-def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | None = None,
-               use_ocr: bool = True, debug: list | None = None) -> Reading:
-    """Read every cube in a BGR photo.  `expected` is the number of cubes the throw has,
-    if known; `debug`, if given, receives each glyph's working with its reading."""
-    if cube_set not in CUBE_SETS:
-        raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
-    start = time.perf_counter()
+def _glyphs(image: np.ndarray) -> list[_Glyph]:
     glyphs = []
     for face in find_faces(image):
         ink = extract_ink(face.square)
         if ink is not None:           # a bright square without a glyph is not a face
             distances, turns = letter_distances(ink.mask, ink.bar_below)
             glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns))
+    return glyphs
+
+
+def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
+    """Several frames of the same throw: each glyph of the first frame with the glyphs at
+    the same place in the others, their letter distances averaged and their ink colour
+    decided by the majority."""
+    if len(frames) == 1:
+        return frames[0]
+    combined = []
+    for g in frames[0]:
+        side = float(np.linalg.norm(g.corners[0] - g.corners[1]))
+        same = [g] + [min(other, key=lambda o: np.hypot(o.centre[0] - g.centre[0], o.centre[1] - g.centre[1]))
+                      for other in frames[1:] if other]
+        same = [o for o in same if np.hypot(o.centre[0] - g.centre[0], o.centre[1] - g.centre[1]) < side / 2]
+        distances = np.mean([o.distances for o in same], axis=0)
+        red = sum(o.red for o in same) * 2 > len(same)
+        combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns))
+    return combined
+
+
+def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | None = None,
+               use_ocr: bool = True, debug: list | None = None) -> Reading:
+    """Read every cube in a BGR photo.  `expected` is the number of cubes the throw has,
+    if known; `debug`, if given, receives each glyph's working with its reading."""
+    return read_frames([image], cube_set, expected, use_ocr, debug)
+
+
+def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: int | None = None,
+                use_ocr: bool = True, debug: list | None = None) -> Reading:
+    """Read a throw from one or more frames taken from the same place."""
+    if cube_set not in CUBE_SETS:
+        raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
+    start = time.perf_counter()
+    glyphs = _combine([_glyphs(image) for image in images])
     cubes = cube_list(cube_set, expected or len(glyphs))
     if cubes and len(glyphs) > len(cubes):
         raise CubeCountError(f"Found {len(glyphs)} cubes but the set has only {len(cubes)}: "
@@ -189,11 +218,12 @@ def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | Non
     return reading
 
 
-def read_throw(frame: np.ndarray, vulnerable: bool, red_set: str = "classic") -> Reading:
-    """Read a Perquackey throw at the table: the number of cubes is known (10, or 13 when
-    vulnerable), and a photo that shows another number gets a plain message."""
+def read_throw(frames, vulnerable: bool, red_set: str = "classic") -> Reading:
+    """Read a Perquackey throw at the table from a frame or a list of frames: the number
+    of cubes is known (10, or 13 when vulnerable), and a photo that shows another number
+    gets a plain message."""
     expected = len(pq.cubes(vulnerable, red_set))
-    reading = read_image(frame, red_set, expected)
+    reading = read_frames(frames if isinstance(frames, list) else [frames], red_set, expected)
     seen = len(reading.cubes)
     if seen == 0:
         raise CubeCountError("No cubes found: check that the camera sees the table and the light is on.")

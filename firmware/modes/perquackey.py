@@ -219,8 +219,9 @@ class PlayMode(GameMode):
             return self.key_in_letters()
         try:
             from vision.reader import read_throw
-            frame = camera.capture()
-            reading = read_throw(frame, vulnerable=self.vulnerable(), red_set=self.state.rules["red_set"])
+            # a live camera gives two frames of the same throw, read together
+            frames = [camera.capture() for _ in range(2 if getattr(camera, "live", False) else 1)]
+            reading = read_throw(frames, vulnerable=self.vulnerable(), red_set=self.state.rules["red_set"])
         except ImportError as exc:
             self.app.refuse(f"The cube reader is not installed ({exc.name}): key the letters in.")
             return self.key_in_letters()

@@ -120,3 +120,12 @@ def test_the_assignment_is_optimal():
         got = assign(cost)
         best = min(sum(cost[i, p[i]] for i in range(n)) for p in itertools.permutations(range(m), n))
         assert len(set(got)) == n and abs(sum(cost[i, got[i]] for i in range(n)) - best) < 1e-9
+
+
+def test_two_frames_of_one_throw_are_read_together():
+    from vision.reader import read_frames
+    throw = make_throw(14)
+    noisy = np.clip(throw.image.astype(np.int16) + np.random.default_rng(1).normal(0, 6, throw.image.shape),
+                    0, 255).astype(np.uint8)
+    reading = read_frames([throw.image, noisy])
+    assert sorted(c.letter for c in reading.cubes) == sorted(t.letter for t in throw.cubes)
