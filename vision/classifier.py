@@ -3,12 +3,15 @@ fonts TableMate ships, in many stroke weights, widths and small tilts, compared 
 four quarter turns (a cube lands any way up)."""
 from __future__ import annotations
 
+import itertools
 import string
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
 import numpy as np
+from PIL import ImageDraw
 
 from vision.glyphs import features, normalise, rotations
 from vision.render import SHIPPED_FONTS, glyph_tile
@@ -27,23 +30,46 @@ class References:
     letters: np.ndarray      # the letter index of each row
 
 
+def _variants(letter: str, font, stretch: float):
+    """The letter as the font draws it, and the common shapes other fonts give it: many
+    sans fonts draw the tail of Q across the bowl, not below it."""
+    tile = glyph_tile(letter, font, TILE, stretch=stretch)
+    yield tile
+    if letter == "Q":
+        o = glyph_tile("O", font, TILE, stretch=stretch)
+        box = o.getbbox()
+        if box:
+            left, top, right, bottom = box
+            w, h = right - left, bottom - top
+            draw = ImageDraw.Draw(o)
+            draw.line((left + 0.55 * w, top + 0.62 * h, left + 1.0 * w, top + 1.02 * h), fill=255,
+                      width=max(2, int(0.12 * w)))
+            yield o
+
+
+def _masks(base) -> Iterator[np.ndarray]:
+    """One reference shape in every tilt and stroke weight."""
+    kernel = np.ones((3, 3), np.uint8)
+    for tilt in TILTS:
+        mask = (np.array(base.rotate(tilt, resample=3), np.uint8) > 127).astype(np.uint8) * 255
+        for weight in WEIGHTS:
+            if weight > 0:
+                yield cv2.dilate(mask, kernel, iterations=2)
+            elif weight < 0:
+                yield cv2.erode(mask, kernel, iterations=2)
+            else:
+                yield mask
+
+
 @lru_cache(maxsize=1)
 def references() -> References:
     """Built once per process (about a second on a PC)."""
-    kernel = np.ones((3, 3), np.uint8)
     vectors, letters = [], []
-    for font in SHIPPED_FONTS:
-        for index, letter in enumerate(LETTERS):
-            for stretch in STRETCHES:
-                base = glyph_tile(letter, font, TILE, stretch=stretch)
-                for tilt in TILTS:
-                    mask = np.array(base.rotate(tilt, resample=3), np.uint8)
-                    mask = (mask > 127).astype(np.uint8) * 255
-                    for weight in WEIGHTS:
-                        m = cv2.dilate(mask, kernel, iterations=2) if weight > 0 else (
-                            cv2.erode(mask, kernel, iterations=2) if weight < 0 else mask)
-                        vectors.append(features(normalise(m)))
-                        letters.append(index)
+    for font, (index, letter), stretch in itertools.product(SHIPPED_FONTS, enumerate(LETTERS), STRETCHES):
+        for base in _variants(letter, font, stretch):
+            for mask in _masks(base):
+                vectors.append(features(normalise(mask)))
+                letters.append(index)
     return References(np.array(vectors, np.float32), np.array(letters))
 
 
