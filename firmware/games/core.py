@@ -62,6 +62,18 @@ def evolve(state, handlers: dict, event: dict):
     return new
 
 
+def applier(handlers: dict):
+    """A game's `apply(state, event)`, from its table of event handlers."""
+    def apply(state, event: dict):
+        return evolve(state, handlers, event)
+    return apply
+
+
+def finished(state) -> Outcome | None:
+    """The `outcome` of a game whose state keeps it in a `finished` field."""
+    return state.finished
+
+
 def replay(game, settings: dict, events: list[dict]):
     """The state after `events`, from a new game with `settings`."""
     state = game.new_game(settings)

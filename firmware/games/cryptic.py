@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from firmware.games.core import Outcome, RuleError, evolve
+from firmware.games.core import Outcome, RuleError, applier, finished
 
 DOUBLE_ACTIONS = {1: "Mark starting tile", 2: "Mark ending tile", 3: "Reveal first letter",
                   4: "Show last letter", 5: "Reveal word length", 6: "Order the tiles"}
@@ -186,13 +186,8 @@ def _check_end(state: State) -> None:
 
 HANDLERS = {"roll": _roll, "choose": _choose, "question": _question, "guess": _guess, "end_round": _end_round}
 
-
-def apply(state: State, event: dict) -> State:
-    return evolve(state, HANDLERS, event)
-
-
-def outcome(state: State) -> Outcome | None:
-    return state.finished
+apply = applier(HANDLERS)
+outcome = finished
 
 
 def summary(state: State) -> dict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from firmware.games.core import Outcome, RuleError, evolve
+from firmware.games.core import Outcome, RuleError, applier
 
 DIAL_START = 10          # the dial's value before the first clue
 CLUES_PER_PASSWORD = 10  # then nobody scores (5 per giver in the 4-player game)
@@ -159,9 +159,7 @@ def _challenge(state: State, event: dict) -> None:
 
 HANDLERS = {"missed": _missed, "guessed": _guessed, "form": _form, "challenge": _challenge}
 
-
-def apply(state: State, event: dict) -> State:
-    return evolve(state, HANDLERS, event)
+apply = applier(HANDLERS)
 
 
 def player_total(state: State, role: str) -> int:

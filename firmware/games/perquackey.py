@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from firmware.games.core import Outcome, RuleError, Timer, evolve
+from firmware.games.core import Outcome, RuleError, Timer, applier, finished
 
 WORDS_PER_GROUP = 5
 CHART = {  # letters -> total for 1..5 words of that length (rules digest)
@@ -208,13 +208,8 @@ def _check_end(state: State, round_over: bool) -> None:
 HANDLERS = {"letters": _letters, "start": _start, "pause": _pause, "resume": _resume, "score": _score,
             "illegal": _illegal}
 
-
-def apply(state: State, event: dict) -> State:
-    return evolve(state, HANDLERS, event)
-
-
-def outcome(state: State) -> Outcome | None:
-    return state.finished
+apply = applier(HANDLERS)
+outcome = finished
 
 
 def summary(state: State) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from firmware.games.core import Outcome, RuleError, Timer, evolve
+from firmware.games.core import Outcome, RuleError, Timer, applier, finished
 
 # (giver, guesser, referee) as indexes of the three players, rounds 1 to 6 (seed 003's table)
 ROTATION = ((0, 1, 2), (2, 0, 1), (1, 2, 0), (0, 2, 1), (1, 0, 2), (2, 1, 0))
@@ -171,13 +171,8 @@ HANDLERS = {"start": _start, "pause": _pause, "resume": _resume, "correct": _cou
             "pass": _count("passes"), "buzz": _count("buzzes"), "end_round": _end_round,
             "refuse": _refuse, "co_winners": _co_winners, "overtime": _overtime}
 
-
-def apply(state: State, event: dict) -> State:
-    return evolve(state, HANDLERS, event)
-
-
-def outcome(state: State) -> Outcome | None:
-    return state.finished
+apply = applier(HANDLERS)
+outcome = finished
 
 
 def summary(state: State) -> dict:

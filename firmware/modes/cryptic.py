@@ -71,11 +71,7 @@ class PlayMode(GameMode):
         if press.long:
             return self.app.refuse("Hold K1: undo, hold K4: menu.")
         if s.finished:
-            if key == "K2":
-                self.view = "status" if self.view != "status" else "dice"
-            elif key == "K4":
-                self.app.leave_game() if self.view != "status" else setattr(self, "view", "dice")
-            return
+            return self.over_key(key, "status", "dice")
         if s.choosing:
             return self._choose(key)
         getattr(self, "_" + self.view.replace("-", "_"))(key, now)

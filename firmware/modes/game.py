@@ -69,3 +69,16 @@ class GameMode(Mode):
 
     def on_game_key(self, press, now) -> None:
         raise NotImplementedError
+
+    def over_key(self, key: str, scores_view: str, home_view: str) -> None:
+        """Keys on a finished game: K2 shows the scores, K4 goes back from them, or to the
+        menu (which files the game in the history)."""
+        if key == "K2":
+            self.view = scores_view if self.view != scores_view else home_view
+        elif key == "K4":
+            if self.view == scores_view:
+                self.view = home_view
+            else:
+                self.app.leave_game()
+        else:
+            self.app.refuse("The game is over: K2 shows the scores, K4 the menu.")

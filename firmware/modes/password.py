@@ -72,13 +72,7 @@ class PlayMode(GameMode):
                 self.view = "dial"
             return
         if rules.is_over(s):
-            if key == "K2":
-                self.view = "pad"
-            elif key == "K4":
-                self.app.leave_game()
-            else:
-                self.app.refuse("The game is over: K2 shows the pad, K4 the menu.")
-            return
+            return self.over_key(key, "pad", "dial")
         if self.view == "challenge":
             self.view = "dial"
             if key in ("K1", "K2"):

@@ -143,11 +143,7 @@ class PlayMode(GameMode):
         if press.long:
             return self.app.refuse("Hold K1: undo, hold K4: menu.")
         if s.finished:
-            if key == "K2":
-                self.view = "board" if self.view != "board" else "turn"
-            elif key == "K4":
-                self.view = "turn" if self.view == "board" else self.app.leave_game() or "turn"
-            return
+            return self.over_key(key, "board", "turn")
         getattr(self, f"_key_{self.view}")(key, now)
 
     def _key_turn(self, key, now):

@@ -70,11 +70,7 @@ class PlayMode(GameMode):
                 self.view = "round"
             return
         if ph == "over":
-            if key == "K2":
-                self.view = "standings"
-            elif key == "K4":
-                self.app.leave_game()
-            return
+            return self.over_key(key, "standings", "round")
         if ph == "tied":
             kind = {"K1": "overtime", "K2": "co_winners"}.get(key)
             return self.submit({"kind": kind, "at": now}) if kind else self.app.refuse("K1 overtime, K2 co-winners.")
