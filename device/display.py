@@ -59,7 +59,8 @@ def _open_oled(kind: str, port: int, address: int, rotate: int):
 def _open_pygame(rotate: int):
     try:
         from luma.emulator.device import pygame
-        return pygame(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1", scale=4, frame_rate=60)
+        return pygame(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1", transform="identity", scale=5,
+                      frame_rate=60)
     except ImportError as exc:
         raise DisplayError("The window display needs pygame and luma.emulator: "
                            "install them with `pip install 'tablemate[pc]'`, or use --display terminal.") from exc

@@ -87,7 +87,20 @@ def cmd_doctor(args) -> int:
 
 
 def cmd_screens(args) -> int:
-    from firmware.showcase import render_all
+    from firmware.showcase import parse_steps, render, render_all
+    if args.keys is not None:
+        try:
+            steps = parse_steps(args.keys)
+        except ValueError as exc:
+            print(f"tablemate screens: {exc}", file=sys.stderr)
+            return 2
+        target = Path(args.out)
+        if target.suffix.lower() != ".png":
+            target = target / "screen.png"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        render("", args.scale, steps).save(target)
+        print(target)
+        return 0
     for path in render_all(Path(args.out), scale=args.scale):
         print(path)
     return 0
@@ -126,8 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     doctor = sub.add_parser("doctor", help="check the display, keys, camera, Tesseract and storage")
     doctor.set_defaults(func=cmd_doctor)
 
-    screens = sub.add_parser("screens", help="render the main screens of every game to PNG files")
-    screens.add_argument("--out", default="firmware/docs/screens")
+    screens = sub.add_parser("screens", help="render the main screens of every game (or any screen) to PNG")
+    screens.add_argument("--out", default="firmware/docs/screens", help="a folder, or a .png file with --keys")
+    screens.add_argument("--keys", help='render the screen reached by these presses from the main menu, '
+                         'e.g. "K3 K3 K1 K1" (numbers wait that many seconds)')
     screens.add_argument("--scale", type=int, default=3)
     screens.set_defaults(func=cmd_screens)
 

@@ -34,8 +34,9 @@ TOURS: dict[str, tuple] = {
 }
 
 
-def render(name: str, scale: int = 3) -> Image.Image:
-    """One tour, run on a fresh simulated box in a private state folder."""
+def render(name: str, scale: int = 3, steps: tuple | None = None) -> Image.Image:
+    """One tour (or any `steps` of key presses and waits), run on a fresh simulated box
+    in a private state folder."""
     previous = os.environ.get("TABLEMATE_HOME")
     with tempfile.TemporaryDirectory() as home:
         os.environ["TABLEMATE_HOME"] = home
@@ -43,7 +44,7 @@ def render(name: str, scale: int = 3) -> Image.Image:
             from firmware.modes import cryptic
             cryptic.PlayMode.rng = random.Random(name)   # the same dice on every render
             box = SimulatedBox()
-            for step in TOURS[name]:
+            for step in steps if steps is not None else TOURS[name]:
                 box.wait(step) if isinstance(step, float) else box.press(step)
             image = box.frame.convert("L")
             box.close()
@@ -55,6 +56,18 @@ def render(name: str, scale: int = 3) -> Image.Image:
                 os.environ["TABLEMATE_HOME"] = previous
     big = image.resize((image.width * scale, image.height * scale), Image.NEAREST)
     return ImageOps.expand(ImageOps.colorize(big, "#000000", "#9fe8ff"), border=scale * 2, fill="#333333")
+
+
+def parse_steps(text: str) -> tuple:
+    """"K3 K3 K1 2.5 K2-long" -> key presses, with numbers as seconds waited."""
+    steps = []
+    for word in text.split():
+        try:
+            steps.append(float(word))
+        except ValueError:
+            from device.keys import KeyPress
+            steps.append(str(KeyPress.parse(word)))
+    return tuple(steps) + (3.0,)
 
 
 def render_all(out: Path, scale: int = 3) -> list[Path]:

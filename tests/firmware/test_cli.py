@@ -84,3 +84,24 @@ def test_systemd_notify_ready_and_watchdog(state_home, tmp_path):
         except BlockingIOError:
             break
     assert {"READY=1", "WATCHDOG=1"} <= messages
+
+
+def test_screens_renders_any_screen_from_keys(tmp_path):
+    from PIL import Image
+    out = tmp_path / "dial.png"
+    result = tablemate("screens", "--keys", "K3 K3 K1", "--out", str(out), "--scale", "2")
+    assert result.returncode == 0 and Image.open(out).size == (128 * 2 + 8, 64 * 2 + 8)
+    assert tablemate("screens", "--keys", "K9", "--out", str(out)).returncode == 2
+
+
+def test_a_missing_oled_is_explained_and_the_box_still_runs(state_home):
+    result = tablemate("run", "--display", "ssd1306", "--input", "lines", stdin="K2\n",
+                       env={"TABLEMATE_CONFIG": "/nonexistent.toml"})
+    assert result.returncode == 0
+    assert "Display:" in result.stderr and ("I2C is off" in result.stderr or "permission" in result.stderr)
+
+
+def test_the_window_display_opens_headless(state_home):
+    result = tablemate("run", "--display", "pygame", "--input", "lines", stdin="K2\n",
+                       env={"SDL_VIDEODRIVER": "dummy"})
+    assert result.returncode == 0, result.stderr
