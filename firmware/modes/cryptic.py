@@ -183,7 +183,7 @@ class PlayMode(GameMode):
             note = f"slots {s.dice[0]} & {s.dice[1]}"
         lines = [note, f"next: {roller}"]
         if s.rolls_left is not None:
-            lines.append(f"catch-up: {s.rolls_left} left")
+            lines.append(f"{s.rolls_left} rolls left")
         else:
             lines.append(f"tokens {s.guesses[0]}/{s.guesses[1]}")
         for i, line in enumerate(lines):

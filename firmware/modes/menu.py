@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from firmware import __version__, config, paths
 from firmware.journal import Journal
-from firmware.modes.base import ListMode, MessageMode, Mode
+from firmware.modes.base import ListMode, Mode
 
 
 @dataclass(frozen=True)
@@ -187,8 +187,26 @@ class CameraTest(Mode):
             p.message(self.note)
 
 
+class About(ListMode):
+    """The version and the hardware found, one line each (K1/K2 scroll, K4 back)."""
+
+    def __init__(self, app, back):
+        hw = app.hardware
+        rows = [f"{'simulated' if hw is None or hw.simulated else 'real'} hardware"]
+        rows += [f"{part}: {what}" for part, what in (hw.found.items() if hw else [])]
+        rows += [f"saves in {paths.state_dir()}"]
+        super().__init__(app, f"TableMate {__version__}", [(row, lambda: None) for row in rows],
+                         back=lambda: app.switch(back))
+
+    def softkeys(self, now):
+        return ("Up", "Down", "", "Back")
+
+    def draw(self, p, now):
+        p.title(self.title, f"{self.cursor + 1}/{len(self.items)}")
+        top = min(max(0, self.cursor - 3), max(0, len(self.items) - 4))
+        for i, row in enumerate(self.labels()[top:top + 4]):
+            p.text((2, 11 + i * 10), row, p.fit(row, 9, 124))
+
+
 def about(app, back) -> Mode:
-    hw = app.hardware
-    found = ", ".join(f"{k}: {v}" for k, v in (hw.found.items() if hw else []))
-    kind = "simulated" if (hw and hw.simulated) else "real"
-    return MessageMode(app, f"TableMate {__version__}", f"{kind} hardware. {found}", lambda: app.switch(back), "Back")
+    return About(app, back)
