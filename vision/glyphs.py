@@ -60,7 +60,7 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     if not pieces:
         return None
     main = max(pieces, key=lambda p: p[5])
-    for i, x, y, w, h, area in pieces:
+    for i, _, _, w, h, area in pieces:
         long_side, short_side = max(w, h), max(1, min(w, h))
         if i != main[0] and long_side / short_side >= BAR_ASPECT and area < main[5] * 0.5:
             bar_below = _bar_turns(centroids[i], centroids[main[0]])

@@ -6,8 +6,9 @@ way round.  Clues alternate between the teams.  Who opens a password alternates 
 seeds say: the B list's first word is opened by the other team than the A list's (000:
 "teams alternate in giving the first clue"), and within each list the other giver opens
 the next word (001: "for their second word the other player gets to give the first
-clue").  So with team 1 opening A1: A1 1, B1 2, A2 2, B2 1, A3 1, B3 2, ... B5 2.  3 players: one giver, two receivers, five passwords.  Password No. 5
-counts double in both games."""
+clue").  So with team 1 opening A1: A1 1, B1 2, A2 2, B2 1, A3 1, B3 2, ... B5 2.
+3 players: one giver, two receivers, five passwords.  Password No. 5 counts double in
+both games."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

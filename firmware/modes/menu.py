@@ -59,7 +59,7 @@ def main_menu(app) -> Mode:
             items.append((f"Resume {GAMES[game].label}", resume))
         except Exception:
             pass
-    for name, entry in GAMES.items():
+    for entry in GAMES.values():
         items.append((entry.label, lambda entry=entry: app.switch(entry.controller().setup(app))))
     items.append(("Settings", lambda: app.switch(settings_menu(app))))
     return ListMode(app, "TableMate", items)

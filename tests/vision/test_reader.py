@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.reader import CubeCountError, read_image, read_throw
-from vision.synth import TEST_TABLES, make_throw
+from vision.synth import make_throw
 
 ROOT = Path(__file__).resolve().parents[2]
 
