@@ -69,7 +69,10 @@ class PlayMode(GameMode):
     def on_game_key(self, press, now):
         s, key = self.state, press.key
         if press.long:
-            return self.app.refuse("Hold K1: undo, hold K4: menu.")
+            if key == "K2" and not s.choosing:
+                self.view = "status" if self.view != "status" else "dice"
+                return
+            return self.app.refuse("Hold K1: undo, K2: status, K4: menu.")
         if s.finished:
             return self.over_key(key, "status", "dice")
         if s.choosing:

@@ -141,7 +141,10 @@ class PlayMode(GameMode):
     def on_game_key(self, press, now):
         s, key = self.state, press.key
         if press.long:
-            return self.app.refuse("Hold K1: undo, hold K4: menu.")
+            if key == "K2" and self.view in ("turn", "board"):
+                self.view = "board" if self.view != "board" else "turn"
+                return
+            return self.app.refuse("Hold K1: undo, K2: scoreboard, K4: menu.")
         if s.finished:
             return self.over_key(key, "board", "turn")
         getattr(self, f"_key_{self.view}")(key, now)

@@ -129,3 +129,13 @@ def test_perquackey_without_a_camera_offers_the_keys(box):
     open_game(box, "perquackey")
     box.press("K1")
     assert isinstance(box.mode, LetterEntry) and "No camera" in box.app.log[-1]
+
+
+@pytest.mark.parametrize("game, view", [("password", "pad"), ("perquackey", "board"), ("taboo", "standings"),
+                                        ("cryptic", "status")])
+def test_hold_k2_shows_the_scores_in_every_game(box, game, view):
+    mode = open_game(box, game)
+    box.press("K2-long")
+    assert mode.view == view
+    box.press("K2-long")
+    assert mode.view != view
