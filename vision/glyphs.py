@@ -15,6 +15,7 @@ GLYPH = 32
 CELL, BINS = 8, 9
 HOG_WEIGHT = 0.75           # the rest of the feature is the glyph's coarse 8x8 layout
 RED_THRESHOLD = 0.18        # (red - mean of green and blue) of the ink, after white balance
+MARGIN = 0.07              # of the face's side, cut off all round: the cube's rounded edge
 BAR_ASPECT = 3.0            # a piece of ink this much longer than thick is an orientation bar
 
 
@@ -37,7 +38,7 @@ def white_balanced(face: np.ndarray) -> np.ndarray:
 def extract_ink(face: np.ndarray) -> Ink | None:
     """The glyph's ink on one face, or None when the face holds no glyph (not a face)."""
     size = face.shape[0]
-    margin = int(size * 0.1)
+    margin = int(size * MARGIN)
     f = white_balanced(face)[margin:size - margin, margin:size - margin]
     dark = 1 - f.min(axis=2)
     level, _ = cv2.threshold((np.clip(dark, 0, 1) * 255).astype(np.uint8), 0, 255,
@@ -54,15 +55,14 @@ def extract_ink(face: np.ndarray) -> Ink | None:
         if area < inner * inner * 0.004:
             continue
         touches = x <= 0 or y <= 0 or x + w >= inner or y + h >= inner
-        if touches and area < inner * inner * 0.05:
-            continue   # a sliver of the cube's edge
+        if touches and area < inner * inner * 0.05 and (min(w, h) < inner * 0.04 or max(w, h) > inner * 0.7):
+            continue   # a sliver of the cube's edge (an orientation bar is shorter and thicker)
         pieces.append((i, x, y, w, h, area))
     if not pieces:
         return None
     main = max(pieces, key=lambda p: p[5])
     for i, _, _, w, h, area in pieces:
-        long_side, short_side = max(w, h), max(1, min(w, h))
-        if i != main[0] and long_side / short_side >= BAR_ASPECT and area < main[5] * 0.5:
+        if i != main[0] and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
             bar_below = _bar_turns(centroids[i], centroids[main[0]])
             continue
         keep[labels == i] = 255
@@ -74,6 +74,14 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
     return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage)
+
+
+def _elongation(piece: np.ndarray) -> float:
+    """Length over thickness of a piece of ink, measured along the piece itself (a bar
+    on a slightly tilted face has a squat bounding box but is still a bar)."""
+    ys, xs = np.nonzero(piece)
+    (_, _), (w, h), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    return max(w, h) / max(1.0, min(w, h))
 
 
 def _bar_turns(bar, glyph) -> int:
