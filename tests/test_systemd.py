@@ -30,3 +30,12 @@ def test_the_unit_keeps_the_devices_reachable():
                  "DeviceAllow=char-video4linux rw", "DeviceAllow=char-media rw", "DeviceAllow=char-dma_heap rw"):
         assert line in text
     assert not any(line.startswith("PrivateDevices=") for line in text.splitlines())
+
+
+def test_the_pi_installer_is_valid_bash_and_installs_the_apt_stack():
+    script = UNIT.with_name("install-pi.sh")
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    text = script.read_text()
+    for package in ("python3-opencv", "python3-numpy", "python3-picamera2", "python3-lgpio", "tesseract-ocr"):
+        assert package in text
+    assert "do_i2c 0" in text and "usermod -aG" in text

@@ -105,3 +105,11 @@ def test_the_window_display_opens_headless(state_home):
     result = tablemate("run", "--display", "pygame", "--input", "lines", stdin="K2\n",
                        env={"SDL_VIDEODRIVER": "dummy"})
     assert result.returncode == 0, result.stderr
+
+
+def test_doctor_explains_an_oled_it_cannot_reach(state_home, tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[display]\nkind = "sh1106"\nport = 19\n')
+    result = tablemate("--config", str(cfg), "doctor")
+    assert result.returncode == 1
+    assert "[FIX] Display: /dev/i2c-19 is missing, so I2C is off: `sudo raspi-config nonint do_i2c 0`" in result.stdout

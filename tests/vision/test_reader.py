@@ -129,3 +129,13 @@ def test_two_frames_of_one_throw_are_read_together():
                     0, 255).astype(np.uint8)
     reading = read_frames([throw.image, noisy])
     assert sorted(c.letter for c in reading.cubes) == sorted(t.letter for t in throw.cubes)
+
+
+@pytest.mark.parametrize("name, letters", [("throw-10-cubes", "EATIIZNORO"), ("throw-13-cubes", "EAHUMZUWLOybm")])
+def test_the_shipped_sample_photos(name, letters):
+    """The photos the simulator's camera takes by default read as they were thrown
+    (lower case: red cubes)."""
+    image = cv2.imread(str(ROOT / "vision" / "samples" / f"{name}.jpg"))
+    reading = read_image(image)
+    got = sorted(c.letter.lower() if c.red else c.letter for c in reading.cubes)
+    assert got == sorted(letters)
