@@ -126,3 +126,21 @@ def test_kill_9_mid_game_then_restart_resumes(tmp_path):
     out = subprocess.run([sys.executable, "-m", "firmware", "replay", str(journal)], capture_output=True,
                          text=True, env=env, cwd=Path(__file__).resolve().parents[2])
     assert '"password": "B1"' in out.stdout
+
+
+def test_camera_test_shows_a_thumbnail_and_saves_the_frame(clock, state_home):
+    from device.hardware import SAMPLE_PHOTOS
+    box = Box(clock, camera=str(SAMPLE_PHOTOS))
+    box.press("K1", "K3")                        # Settings
+    box.mode.cursor = box.mode.labels().index("Camera test")
+    box.press("K3", "K3")                        # open it, capture
+    assert box.mode.thumb is not None and "saved as" in box.mode.note
+    assert len(list((state_home / "captures").glob("capture-*.jpg"))) == 1
+    box.close()
+
+
+def test_camera_test_without_a_camera_says_so(box):
+    box.press("K1", "K3")
+    box.mode.cursor = box.mode.labels().index("Camera test")
+    box.press("K3", "K3")
+    assert "No camera" in box.app.log[-1]
