@@ -226,7 +226,8 @@ def read_throw(frames, vulnerable: bool, red_set: str = "classic") -> Reading:
     reading = read_frames(frames if isinstance(frames, list) else [frames], red_set, expected)
     seen = len(reading.cubes)
     if seen == 0:
-        raise CubeCountError("No cubes found: check that the camera sees the table and the light is on.")
+        raise CubeCountError("No cubes found: check that the camera sees the table and the light is on "
+                             "(pale cubes on a white table are hard to see: a darker cloth helps).")
     if seen != expected:
         raise CubeCountError(f"Found {seen} cubes, but this throw has {expected}: spread them so none hides "
                              f"another, or key the letters in.")
