@@ -144,3 +144,24 @@ def test_camera_test_without_a_camera_says_so(box):
     box.mode.cursor = box.mode.labels().index("Camera test")
     box.press("K3", "K3")
     assert "No camera" in box.app.log[-1]
+
+
+def test_an_unreadable_saved_game_is_set_aside_with_a_message(clock, state_home):
+    (state_home / "current.jsonl").write_text("this is not a journal\n")
+    box = Box(clock)
+    assert box.mode.title == "TableMate" and "could not be read" in box.app.log[-1]
+    assert not (state_home / "current.jsonl").exists()
+    assert list(state_home.glob("unreadable-*.jsonl"))
+    box.close()
+
+
+def test_a_torn_last_line_is_skipped_and_the_game_resumes(clock, state_home):
+    first = Box(clock)
+    start_password(first)
+    first.press("K1", "K1")
+    first.close()
+    with open(state_home / "current.jsonl", "ab") as f:
+        f.write(b'{"kind": "gue')                     # the power went mid-write
+    again = Box(clock)
+    assert again.mode.state.clues == 2 and "damaged" in " ".join(again.app.log)
+    again.close()
