@@ -95,6 +95,24 @@ def draw_cubes(p, letters, red, unsure=None, cursor=None, y=12):
             p.draw.rectangle((x - 2, yy - 2, x + 17, yy + 16), outline=1)
 
 
+
+def _warm_up() -> None:
+    """Build the word index and the reader's reference glyphs on a side thread while the
+    players set up, so the first Read or score does not stall the loop (each takes a
+    second or two on a Pi).  Both are pure computations cached for the process."""
+    import threading
+
+    def work():
+        try:
+            from firmware.house_words import load_wordlist
+            load_wordlist()
+            from vision.classifier import references
+            references()
+        except Exception:
+            pass  # the same work runs again, with its errors shown, when it is needed
+    threading.Thread(target=work, name="warm-up", daemon=True).start()
+
+
 class PlayMode(GameMode):
     game = rules
 
@@ -106,6 +124,8 @@ class PlayMode(GameMode):
         self.row = 0
         self.board_cursor = 0
         self.last_solution = None
+        _warm_up()
+
 
     # --- helpers ----------------------------------------------------------------------
     @property
