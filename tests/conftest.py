@@ -3,6 +3,11 @@ hardware (gpiozero MockFactory pins, luma's dummy display)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+# The same examples on every run: a property test that fails once fails every time.
+settings.register_profile("tablemate", derandomize=True)
+settings.load_profile("tablemate")
 
 from firmware.harness import FakeClock, SimulatedBox
 
