@@ -113,15 +113,13 @@ def build(settings: dict, sink, clock, *, mode: str | None = None, display: str 
 
     output = SilentOutput()
     kind = settings["sound.buzzer"]
-    if kind != "none" and not simulated:
+    found["buzzer"] = "none"
+    if kind != "none":
         try:
             output = (TonalOutput if kind == "tonal" else ActiveOutput)(settings["sound.pin"], pin_factory=factory)
-            found["buzzer"] = f"{kind} on GPIO {settings['sound.pin']}"
-        except Exception as exc:
+            found["buzzer"] = "simulated" if simulated else f"{kind} on GPIO {settings['sound.pin']}"
+        except Exception as exc:  # as with the keys, GPIO trouble comes in many types
             problems.append(f"Buzzer: could not open GPIO {settings['sound.pin']} ({exc}); playing silently.")
-    elif simulated and kind != "none":
-        output = (TonalOutput if kind == "tonal" else ActiveOutput)(settings["sound.pin"], pin_factory=factory)
-        found["buzzer"] = "simulated"
     sounder = Sounder(output, enabled=settings["sound.enabled"])
 
     source = camera_source(camera or settings["camera.source"], simulated)

@@ -5,6 +5,8 @@ import importlib
 from dataclasses import dataclass
 
 from firmware import __version__, config, paths
+from firmware.games import rules
+from firmware.games.core import replay
 from firmware.journal import Journal
 from firmware.modes.base import ListMode, Mode
 
@@ -32,12 +34,16 @@ def game_mode(app, journal: Journal):
 
 
 def start_game(app, game: str, settings: dict) -> None:
-    """Begin a new game; an unfinished one is kept in the history, never thrown away."""
+    """Begin a new game; the one before it is kept in the history, never thrown away."""
     current = paths.current_journal()
     if current.exists():
         try:
-            Journal.load(current).archive(paths.history_dir(), "unfinished")
-            app.flash("The unfinished game was kept in the history.")
+            previous = Journal.load(current)
+            state = replay(rules(previous.game), previous.settings, previous.events)
+            finished = rules(previous.game).outcome(state) is not None
+            previous.archive(paths.history_dir(), "finished" if finished else "unfinished")
+            if not finished:
+                app.flash("The unfinished game was kept in the history.")
         except Exception:
             current.replace(current.with_name("unreadable-previous.jsonl"))
     journal = Journal.create(current, game, settings, started=app.clock())
@@ -49,16 +55,11 @@ def main_menu(app) -> Mode:
     items = []
     current = paths.current_journal()
     if current.exists():
-        def resume():
-            try:
-                app.switch(game_mode(app, Journal.load(current)))
-            except Exception as exc:
-                app.refuse(f"The saved game cannot be read: {exc}")
         try:
-            game = Journal.load(current).game
-            items.append((f"Resume {GAMES[game].label}", resume))
+            saved = Journal.load(current)
+            items.append((f"Resume {GAMES[saved.game].label}", lambda: app.switch(game_mode(app, saved))))
         except Exception:
-            pass
+            pass  # app.start already set an unreadable journal aside with a message
     for entry in GAMES.values():
         items.append((entry.label, lambda entry=entry: app.switch(entry.controller().setup(app))))
     items.append(("Settings", lambda: app.switch(settings_menu(app))))

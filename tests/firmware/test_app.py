@@ -165,3 +165,17 @@ def test_a_torn_last_line_is_skipped_and_the_game_resumes(clock, state_home):
     again = Box(clock)
     assert again.mode.state.clues == 2 and "damaged" in " ".join(again.app.log)
     again.close()
+
+
+def test_a_finished_game_left_on_screen_is_filed_as_finished(clock, state_home):
+    box = Box(clock)
+    start_password(box)
+    box.press(*["K2"] * 10)                      # every password guessed at once
+    assert box.mode.outcome is not None
+    box.close()                                  # the box is switched off on the final screen
+    again = Box(clock)                           # it resumes on the final screen
+    assert again.mode.outcome is not None
+    from firmware.modes import menu
+    menu.start_game(again.app, "taboo", {"names": ["A", "B", "C"]})
+    assert [p.name.split("-", 2)[2] for p in (state_home / "history").iterdir()] == ["password-finished.jsonl"]
+    again.close()

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -21,12 +23,17 @@ def test_doctor_on_a_pc_without_hardware(state_home):
         assert f"[ok] {part}:" in result.stdout
 
 
-def test_doctor_explains_a_camera_that_is_not_there(state_home, tmp_path):
+@pytest.mark.parametrize("toml, line", [
+    ('[camera]\nsource = "/nowhere/photos"\n', "[FIX] Camera: The image source /nowhere/photos does not exist"),
+    ('[display]\nkind = "sh1106"\nport = 19\n',
+     "[FIX] Display: /dev/i2c-19 is missing, so I2C is off: `sudo raspi-config nonint do_i2c 0`"),
+])
+def test_doctor_explains_a_part_it_cannot_reach(state_home, tmp_path, toml, line):
     cfg = tmp_path / "c.toml"
-    cfg.write_text('[camera]\nsource = "/nowhere/photos"\n')
+    cfg.write_text(toml)
     result = tablemate("--config", str(cfg), "doctor")
     assert result.returncode == 1
-    assert "[FIX] Camera: The image source /nowhere/photos does not exist" in result.stdout
+    assert line in result.stdout
 
 
 def test_a_bad_config_is_named_and_the_box_still_starts(state_home, tmp_path):
@@ -106,10 +113,3 @@ def test_the_window_display_opens_headless(state_home):
                        env={"SDL_VIDEODRIVER": "dummy"})
     assert result.returncode == 0, result.stderr
 
-
-def test_doctor_explains_an_oled_it_cannot_reach(state_home, tmp_path):
-    cfg = tmp_path / "c.toml"
-    cfg.write_text('[display]\nkind = "sh1106"\nport = 19\n')
-    result = tablemate("--config", str(cfg), "doctor")
-    assert result.returncode == 1
-    assert "[FIX] Display: /dev/i2c-19 is missing, so I2C is off: `sudo raspi-config nonint do_i2c 0`" in result.stdout
