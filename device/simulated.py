@@ -7,7 +7,7 @@ import select
 import sys
 from collections import deque
 
-from .keys import KEY_NAMES, KeyPress
+from .keys import KeyPress
 
 TERMINAL_KEYS = {"1": "K1", "2": "K2", "3": "K3", "4": "K4"}
 TERMINAL_LONG_KEYS = {"q": "K1", "w": "K2", "e": "K3", "r": "K4"}
@@ -112,5 +112,3 @@ class LineKeyboard:
     def close(self) -> None:
         pass
 
-
-__all__ = ["Finger", "TerminalKeyboard", "LineKeyboard", "KEY_NAMES"]

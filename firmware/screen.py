@@ -10,7 +10,6 @@ from PIL import Image, ImageDraw, ImageFont
 WIDTH, HEIGHT = 128, 64
 FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSansCondensed-Bold.ttf"
 BAR_TOP = 54          # the soft-key bar takes the bottom 10 pixels
-BODY = (11, BAR_TOP - 1)
 
 
 @lru_cache(maxsize=None)
