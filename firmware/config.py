@@ -65,8 +65,9 @@ SETTINGS: tuple[Setting, ...] = (
             menu="PQ 5&6 bonus"),
     Setting("perquackey.partner_penalty", 300, "Points each opposing side gets for an illegal suggestion.",
             low=0, high=1000),
-    Setting("perquackey.finish_round", True, "When a player reaches the target, the others of that round "
-            "still throw; the highest score then wins.", (True, False), menu="PQ finish rnd"),
+    Setting("perquackey.finish_round", False, "House rule: when a player reaches the target, the others of "
+            "that round still throw and the highest score then wins (the sheet: the first to the target wins).",
+            (True, False), menu="PQ finish rnd"),
     Setting("taboo.round_s", 60, "Length of a Taboo round, seconds (one turn of the hourglass).",
             (30, 45, 60, 90, 120), menu="Taboo round"),
     Setting("taboo.skunk_rule", False, "Skunk Rule: a round with no correct answer resets the two active "

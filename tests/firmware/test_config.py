@@ -3,6 +3,7 @@ import tomllib
 import pytest
 
 from firmware import config
+from firmware.games import GAME_NAMES, rules
 
 
 def test_the_documented_defaults_read_back_as_the_defaults(tmp_path):
@@ -42,3 +43,10 @@ def test_save_writes_only_changes_and_loads_back(tmp_path):
     text = path.read_text()
     assert "enabled = false" in text and "address = 0x3d" in text and "contrast" not in text
     assert config.load(path) == (values, [])
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_config_defaults_are_the_rules_defaults(game):
+    # a rule default lives in the rules module and in the settings table: they must agree
+    module = rules(game)
+    assert module.new_game(config.game_settings(config.defaults(), game)) == module.new_game({})
