@@ -74,7 +74,7 @@ SETTINGS: tuple[Setting, ...] = (
             "players (see the rules).", (True, False), menu="Taboo skunk"),
     Setting("cryptic.target", 30, "Score that ends the game.", (20, 30, 40), menu="CW target"),
     Setting("cryptic.guess_tokens", 10, "Take a Guess tokens each.", (5, 8, 10, 12), menu="CW guesses"),
-    Setting("cryptic.question_tokens", 3, "Ask any Question tokens each.", (0, 1, 2, 3), menu="CW questions"),
+    Setting("cryptic.question_tokens", 3, "Ask any Question tokens each player takes at the start of every round.", (0, 1, 2, 3), menu="CW questions"),
     Setting("cryptic.catchup_rolls", 3, "Rolls the other player gets after the first correct guess.", low=1, high=6),
     Setting("cryptic.catchup_fail_points", "failer", "Who scores 3 when the catch-up fails: the player who "
             "failed (rules digest), or the one who guessed first (the other reading of the seed).",
