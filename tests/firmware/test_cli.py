@@ -41,7 +41,7 @@ def test_a_bad_config_is_named_and_the_box_still_starts(state_home, tmp_path):
     cfg.write_text("[display]\ncontrast = 999\n")
     result = tablemate("--config", str(cfg), "run", "--display", "dummy", "--input", "lines", stdin="")
     assert result.returncode == 0
-    assert "display.contrast = 999" in result.stderr and "Using the defaults" in result.stderr
+    assert "display.contrast = 999" in result.stderr and "Using 200 until it is fixed" in result.stderr
 
 
 def test_config_defaults_print_every_setting():
