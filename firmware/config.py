@@ -49,6 +49,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("camera.source", "auto", "auto (Pi camera on a Pi; on a PC the first webcam, or else the sample "
             "photos that ship with TableMate), picamera, webcam:N, none, or a path to an image file or a folder "
             "of images (taken in turn)."),
+    Setting("words.family_friendly", True, "Hide offensive words (the glin-profanity package's English list) "
+            "from the solver and `tablemate words`; a house word the players added always shows.", (True, False),
+            menu="Family words"),
     Setting("password.first_team", "1", "Which team's giver opens password A1.", ("1", "2"), menu="PW first team"),
     Setting("perquackey.timer_s", 180, "Length of a throw, seconds (the sand timer is 3 minutes).",
             (60, 90, 120, 150, 180, 240), menu="PQ timer"),

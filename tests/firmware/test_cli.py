@@ -76,6 +76,17 @@ def test_words_command(state_home):
     assert "+qqqabc" in tablemate("words", "--house").stdout
 
 
+@pytest.mark.parametrize("args, words", [
+    (("ABC",), "a throw has 10 cubes"),
+    ((), "give the throw's letters"),
+    (("AAEEEBHIR5",), "use only the letters A to Z"),
+])
+def test_words_errors_are_json_with_json(state_home, args, words):
+    result = tablemate("words", "--json", *args)
+    assert result.returncode == 2 and result.stderr == ""
+    assert words in json.loads(result.stdout)["error"]
+
+
 def test_systemd_notify_ready_and_watchdog(state_home, tmp_path):
     path = str(tmp_path / "notify.sock")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
