@@ -215,7 +215,8 @@ def _check_end(state: State) -> None:
         state.finished = Outcome(tuple(n for n, s in zip(state.names, state.scores) if s == best), reason)
 
 
-HANDLERS = {"roll": _roll, "reroll": _reroll, "choose": _choose, "question": _question, "guess": _guess, "end_round": _end_round}
+HANDLERS = {"roll": _roll, "reroll": _reroll, "choose": _choose, "question": _question, "guess": _guess,
+            "end_round": _end_round}
 
 apply = applier(HANDLERS)
 outcome = finished
