@@ -70,6 +70,7 @@ def test_a_set_under_2000_puts_the_player_back_on_the_black_cubes():
     with pytest.raises(RuleError, match="10 cubes, not 13"):
         pq.apply(s, {"kind": "letters", "letters": "AAEEBHIRSUQBC"})
     s = pq.apply(s, {"kind": "letters", "letters": "AAEEBHIRSU"})
+    assert pq.apply(s, score(n3=1)).history[-1].change == 60    # under 500, and not set again
     s = pq.apply(s, score(n3=5, n4=5))            # 100 + 200 + the 3&4 bonus 300, not set
     assert s.history[-1].change == 600 and s.scores[0] == 2100 and s.vulnerable[0]
 
