@@ -1,5 +1,7 @@
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -39,3 +41,24 @@ def test_the_pi_installer_is_valid_bash_and_installs_the_apt_stack():
     for package in ("python3-opencv", "python3-numpy", "python3-picamera2", "python3-lgpio", "tesseract-ocr"):
         assert package in text
     assert "do_i2c 0" in text and "usermod -aG" in text
+
+
+def test_systemctl_stop_ends_the_box_as_cleanly_as_ctrl_c(tmp_path):
+    """SIGTERM after READY=1: the process ends through its clean-up (exit 0), not killed by
+    the signal (-15), which would leave the last frame lit and the pins claimed."""
+    path = str(tmp_path / "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(path)
+    listener.settimeout(30)
+    box = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--display", "dummy", "--input", "lines"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           cwd=UNIT.parents[1], env={**os.environ, "NOTIFY_SOCKET": path})
+    try:
+        while listener.recv(100) != b"READY=1":
+            pass
+        box.send_signal(signal.SIGTERM)
+        _, err = box.communicate(timeout=30)
+    finally:
+        box.kill()
+        listener.close()
+    assert box.returncode == 0, err.decode()
