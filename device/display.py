@@ -48,22 +48,61 @@ def open_display(kind: str, *, port: int = 1, address: int = 0x3C, rotate: int =
 
 
 def _open_oled(kind: str, port: int, address: int, rotate: int, serial=None):
-    """A luma device on the panel, or DisplayError saying what to fix."""
+    """A luma device on the panel and the wire it speaks through, or DisplayError saying
+    what to fix."""
     try:
         from luma.core.interface.serial import i2c
         from luma.oled import device as oled
     except ImportError as exc:
         raise DisplayError(f"The OLED driver is not installed ({exc.name}): run `make run` again to install it.") from exc
     try:
-        panel = getattr(oled, kind)(serial or i2c(port=port, address=address), width=WIDTH, height=HEIGHT,
-                                    rotate=rotate)
+        wire = SetupRecorder(serial or i2c(port=port, address=address))
     except Exception as exc:
         raise DisplayError(explain(exc, port, address)) from exc
+    try:
+        wire.probe()   # before luma's driver exists: each one registers an exit hook for good
+        panel = getattr(oled, kind)(wire, width=WIDTH, height=HEIGHT, rotate=rotate)
+    except Exception as exc:
+        _quietly(wire.cleanup)   # a retry every few seconds must not leak an open bus each time
+        raise DisplayError(explain(exc, port, address)) from exc
+    wire.recording = False
     # luma switches the panel off from an exit hook unless `persist` is set: `tablemate
     # doctor` would then blank the running service's panel.  Oled.close() switches it off
     # when TableMate itself stops.
     panel.persist = True
-    return panel
+    return panel, wire
+
+
+NOP = 0xE3   # the same "no operation" command on the SSD1306 and the SH1106
+
+
+class SetupRecorder:
+    """luma's serial interface, keeping the commands the driver sends while it sets the
+    panel up.  A panel that lost power is set up again by sending them anew, with the same
+    driver: luma never removes the exit hook of a driver, so one per reconnect would pile up."""
+
+    def __init__(self, serial):
+        self._serial = serial
+        self.recording = True
+        self.setup: list[tuple[int, ...]] = []
+
+    def probe(self) -> None:
+        self._serial.command(NOP)
+
+    def command(self, *cmd) -> None:
+        if self.recording:
+            self.setup.append(cmd)
+        self._serial.command(*cmd)
+
+    def data(self, data) -> None:
+        self._serial.data(data)
+
+    def set_up_again(self) -> None:
+        for cmd in self.setup:
+            self._serial.command(*cmd)
+
+    def cleanup(self) -> None:
+        self._serial.cleanup()
 
 
 def explain(exc: Exception, port: int, address: int) -> str:
@@ -100,17 +139,19 @@ class Oled:
     """The panel on the box, kept going through a loose wire.
 
     A failed frame never reaches the app loop: the adapter keeps the last frame, reports a
-    plain sentence in `fault`, and opens the panel again every `retry_s` seconds (from a
-    timer, so a screen that does not change still comes back); the fresh init switches the
-    panel on and the last frame is sent again.  `open_panel` returns a luma device or
-    raises; `schedule(delay, action)` runs an action later (tests run it by hand)."""
+    plain sentence in `fault`, and tries the panel again every `retry_s` seconds (from a
+    timer, so a screen that does not change still comes back); the panel is set up afresh,
+    which switches it on, and the last frame is sent again.  `open_panel` returns a luma
+    device and its SetupRecorder, or raises; `schedule(delay, action)` runs an action later
+    (tests run it by hand)."""
 
     def __init__(self, open_panel, contrast: int, *, port: int = 1, address: int = 0x3C,
                  retry_from_start: bool = True, retry_s: float = RETRY_S, schedule=_every, log=_log):
         self._open, self._contrast, self._port, self._address = open_panel, contrast, port, address
         self._retry_s, self._schedule, self._log = retry_s, schedule, log
         self._lock = threading.Lock()
-        self._panel = None
+        self._panel = self._wire = None
+        self._working = False
         self._closed = False
         self.image = None
         self.fault = ""
@@ -122,40 +163,44 @@ class Oled:
     def display(self, image) -> None:
         with self._lock:
             self.image = image
-            if self._panel is not None:
+            if self._working:
                 self._send()
 
     def contrast(self, level: int) -> None:
         with self._lock:
             self._contrast = level
-            if self._panel is not None:
-                self._send(level_changed=True)
+            if self._working:
+                self._send(set_up=True)
 
     def retry(self) -> None:
-        """Open the panel again after a fault; the timer calls this."""
+        """Try the panel again after a fault; the timer calls this."""
         with self._lock:
-            if self._panel is None and not self._closed:
+            if not self._working and not self._closed:
                 self._send()
 
-    def _send(self, retry: bool = True, announce: bool = True, level_changed: bool = False) -> None:
-        """Open the panel if needed (setting its contrast), then send the last frame."""
+    def _send(self, retry: bool = True, announce: bool = True, set_up: bool = False) -> None:
+        """Set the panel up if it is new or was lost, then send the last frame."""
         try:
-            if self._panel is None or level_changed:
-                self._panel = self._panel or self._open()
+            if self._panel is None:
+                self._panel, self._wire = self._open()
+                set_up = True
+            elif not self._working:
+                self._wire.set_up_again()
+                set_up = True
+            if set_up:
                 self._panel.contrast(self._contrast)
             if self.image is not None:
                 self._panel.display(self.image)
         except Exception as exc:  # luma's errors are not OSErrors; a loose wire must not end the game
             self._lost(exc, retry, announce)
             return
+        self._working = True
         if self.fault:
             self._log(f"The display at {self._address:#04x} on /dev/i2c-{self._port} answers again.")
             self.fault = ""
 
     def _lost(self, exc: Exception, retry: bool, announce: bool) -> None:
-        if self._panel is not None:
-            _quietly(self._panel.cleanup)   # persist is set: this only closes the bus
-            self._panel = None
+        self._working = False
         sentence = explain(exc, self._port, self._address)
         if announce and sentence != self.fault:
             self._log(f"Display: {sentence} Trying again every {self._retry_s:g} s; keys and sounds still work.")
@@ -170,16 +215,19 @@ class Oled:
             if self._panel is not None:
                 _quietly(self._panel.clear)
                 _quietly(self._panel.hide)
-                _quietly(self._panel.cleanup)
-                self._panel = None
+            self._free_bus()
 
     def release(self) -> None:
         """Free the bus and leave the panel as it is (`tablemate doctor`)."""
         with self._lock:
             self._closed = True
-            if self._panel is not None:
-                _quietly(self._panel.cleanup)
-                self._panel = None
+            self._free_bus()
+
+    def _free_bus(self) -> None:
+        if self._panel is not None:
+            _quietly(self._panel.cleanup)   # persist is set: this only closes the bus
+            self._panel = self._wire = None
+            self._working = False
 
 
 def _quietly(action) -> None:

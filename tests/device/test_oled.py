@@ -40,10 +40,13 @@ class Later:
             action()
 
 
-def oled_on(bus, later=None, log=None, **kw):
-    return display_port.Oled(lambda: display_port._open_oled("ssd1306", 1, 0x3C, kw.get("rotate", 0),
-                                                             luma_serial(bus)),
-                             200, schedule=Later() if later is None else later,
+def oled_on(bus, later=None, log=None, drivers=None):
+    """The adapter on a fake bus; `drivers` collects each luma driver made."""
+    def open_panel():
+        panel, wire = display_port._open_oled("ssd1306", 1, 0x3C, 0, luma_serial(bus))
+        (drivers if drivers is not None else []).append(panel)
+        return panel, wire
+    return display_port.Oled(open_panel, 200, schedule=Later() if later is None else later,
                              log=[].append if log is None else log.append)
 
 
@@ -84,8 +87,8 @@ def test_the_settings_offer_only_the_rotations_that_fit(tmp_path):
 
 
 def test_a_loose_wire_mid_game_keeps_the_frame_and_the_panel_comes_back():
-    bus, later, log = FakeBus(), Later(), []
-    oled = oled_on(bus, later, log)
+    bus, later, log, drivers = FakeBus(), Later(), [], []
+    oled = oled_on(bus, later, log, drivers)
     oled.display(picture("before"))
     bus.unplugged = True
     oled.display(picture("during"))             # luma raises; nothing reaches the caller
@@ -103,13 +106,17 @@ def test_a_loose_wire_mid_game_keeps_the_frame_and_the_panel_comes_back():
     fresh = FakeBus()
     oled_on(fresh).display(picture("still during"))
     assert bus.data()[-1024:] == fresh.data()[-1024:]
+    assert bus.commands() == fresh.commands()[1:]     # the same set-up as a new panel gets, but its probe
+    # the same luma driver throughout: each new one would leave an exit hook behind for good
+    assert len(drivers) == 1
 
 
 def test_a_panel_that_answers_late_at_boot_comes_on_by_itself():
-    bus, later = FakeBus(), Later()
+    bus, later, drivers = FakeBus(), Later(), []
     bus.unplugged = True
-    oled = oled_on(bus, later)
-    assert oled.fault and later.pending
+    oled = oled_on(bus, later, drivers=drivers)
+    later.run()
+    assert oled.fault and later.pending and drivers == []    # no driver made while nothing answers
     oled.display(picture())
     bus.unplugged = False
     later.run()
