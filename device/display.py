@@ -1,8 +1,10 @@
-"""The 128x64 OLED: luma.oled on I2C on the box; a terminal, a pygame window or luma's
-dummy device when simulated.  Every variant is a luma device: draw into a PIL image and
-call `display(image)`; `.image` keeps the last frame on the simulated ones."""
+"""The 128x64 OLED: luma.oled on I2C on the box, inside `Oled`, which keeps a game going
+through a loose wire; a terminal, a pygame window or luma's dummy device when simulated.
+Every variant takes a PIL image in `display(image)`, a level in `contrast(level)`, and
+keeps the last frame in `.image` (not the pygame window)."""
 from __future__ import annotations
 
+import errno
 import sys
 import threading
 
@@ -111,14 +113,16 @@ def explain(exc: Exception, port: int, address: int) -> str:
     bus = f"/dev/i2c-{port}"
     if isinstance(exc, DisplayError):
         return str(exc)
-    if isinstance(exc, DevicePermissionError) or isinstance(exc, PermissionError):
+    if isinstance(exc, (DevicePermissionError, PermissionError)):
         return (f"No permission to open {bus}: add the user to the i2c group "
                 f"(sudo usermod -aG i2c $USER) and log in again.")
-    if isinstance(exc, DeviceNotFoundError) and "address" in str(exc) or isinstance(exc, OSError) and exc.errno in (5, 121):
+    nothing_answers = (isinstance(exc, DeviceNotFoundError) and "address" in str(exc)
+                       or isinstance(exc, OSError) and exc.errno in (errno.EIO, errno.EREMOTEIO))
+    if nothing_answers:
         return (f"Nothing answers at I2C address {address:#04x} on {bus}: check the OLED's "
                 f"wiring (SDA pin 3, SCL pin 5, 3.3V, GND) or set display.address to 0x3D; "
                 f"`i2cdetect -y {port}` lists what answers.")
-    if isinstance(exc, DeviceNotFoundError) or isinstance(exc, FileNotFoundError):
+    if isinstance(exc, (DeviceNotFoundError, FileNotFoundError)):
         return f"{bus} is missing, so I2C is off: enable it with `sudo raspi-config nonint do_i2c 0` and reboot."
     if isinstance(exc, OSError):
         return f"The OLED on {bus} at {address:#04x} failed ({exc.strerror or exc}): check its wiring and power."

@@ -140,7 +140,8 @@ def run_installer(tmp_path, **env):
     (tmp_path / "opt" / "systemd" / "tablemate.service").write_text(UNIT.read_text())
     result = subprocess.run(["bash", str(UNIT.with_name("install-pi.sh"))], capture_output=True, text=True,
                             env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}",
-                                 "TABLEMATE_PREFIX": str(tmp_path / "opt"), "TABLEMATE_UNIT_DIR": str(tmp_path / "units"),
+                                 "TABLEMATE_PREFIX": str(tmp_path / "opt"),
+                                 "TABLEMATE_UNIT_DIR": str(tmp_path / "units"),
                                  "TABLEMATE_BOOT_CONFIG": str(boot), **env})
     assert result.returncode == 0, result.stderr
     return log.read_text().splitlines(), boot.read_text()
