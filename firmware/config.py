@@ -37,15 +37,19 @@ SETTINGS: tuple[Setting, ...] = (
             ("auto", "ssd1306", "sh1106", "terminal", "pygame", "dummy")),
     Setting("display.port", 1, "I2C bus number (/dev/i2c-N).", low=0, high=20),
     Setting("display.address", 0x3C, "I2C address of the OLED: 0x3C, or 0x3D on some boards.", (0x3C, 0x3D)),
-    Setting("display.rotate", 0, "Quarter turns of the picture (2 = upside down).", (0, 1, 2, 3)),
+    Setting("display.rotate", 0, "Half turns of the picture: 2 = upside down (the layout is landscape, so "
+            "quarter turns do not fit).", (0, 2)),
     Setting("display.contrast", 200, "OLED brightness.", (50, 100, 150, 200, 255), menu="Contrast"),
     _pins("k1", 5), _pins("k2", 6), _pins("k3", 13), _pins("k4", 19),
     Setting("keys.long_press_ms", 800, "How long a key is held to count as a long press.", low=300, high=3000),
     Setting("keys.debounce_ms", 30, "Contact bounce shorter than this is ignored.", low=0, high=200),
+    Setting("keys.pin_factory", "lgpio", "How gpiozero reaches the pins: lgpio (every Pi, the only one on a "
+            "Pi 5), or rpigpio (RPi.GPIO, Pi 4 and older, where it is installed).", ("lgpio", "rpigpio")),
     Setting("sound.enabled", True, "Cues on the buzzer.", (True, False), menu="Sound"),
     Setting("sound.buzzer", "tonal", "tonal: passive buzzer (TonalBuzzer); active: fixed-pitch buzzer.",
             ("tonal", "active", "none")),
-    Setting("sound.pin", 18, "GPIO (BCM) number of the buzzer (18 is hardware PWM).", low=0, high=27),
+    Setting("sound.pin", 18, "GPIO (BCM) number of the buzzer (any free pin: the tone is timed in software).",
+            low=0, high=27),
     Setting("camera.source", "auto", "auto (Pi camera on a Pi; on a PC the first webcam, or else the sample "
             "photos that ship with TableMate), picamera, webcam:N, none, or a path to an image file or a folder "
             "of images (taken in turn)."),
