@@ -96,8 +96,10 @@ def test_every_unit_the_service_waits_for_is_also_pulled_in():
 
 
 def make_dry_run(*args):
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON", "MAKEFLAGS")}
-    result = subprocess.run(["make", "-n", *args], capture_output=True, text=True, cwd=UNIT.parents[1], env=env)
+    # Run as a top-level make even under `make test`: an inherited MAKELEVEL adds
+    # "Entering directory" lines to the plan.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON", "MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    result = subprocess.run(["make", "-n", "--no-print-directory", *args], capture_output=True, text=True, cwd=UNIT.parents[1], env=env)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
