@@ -99,6 +99,10 @@ class Cube:
         base = self.footprint()
         return np.vstack([np.column_stack([base, np.zeros(4)]), np.column_stack([base, np.full(4, CUBE_MM)])])
 
+    def faces_seen_from(self, point: np.ndarray) -> list[str]:
+        """The faces turned towards `point` (the top always, for a camera above the table)."""
+        return [f[0] for f in FACES if (lambda n, c: n @ (point - c) > 0)(*self.face(f[0])[:2])]
+
     def face(self, name: str, scale: float = 1.0):
         """A face's outward normal, centre and corners (in tile order TL, TR, BR, BL), the
         corners drawn in by `scale` about its centre."""
@@ -363,8 +367,7 @@ def _paint_cube(image: np.ndarray, scene: Scene, cube: Cube, body: np.ndarray, i
         cv2.fillConvexPoly(cover, pts, 1.0, cv2.LINE_8, shift=4)
 
     inner_scale = 1 - 2 * bevel / CUBE_MM
-    visible = [f[0] for f in FACES if (lambda n, c: n @ (camera.position - c) > 0)(*cube.face(f[0])[:2])]
-    for name in sorted(visible, key=lambda n: n == "top"):
+    for name in sorted(cube.faces_seen_from(camera.position), key=lambda n: n == "top"):
         normal, centre, outer = cube.face(name)
         _, _, inner = cube.face(name, inner_scale)
         for k in range(4):              # the bevel: four strips whose normals lean towards the next face
