@@ -295,8 +295,9 @@ def _table_image(scene: Scene, rng: np.random.Generator) -> np.ndarray:
     tw, th = (int(v) + 1 for v in (high - low) / mm)
     surface = tables.Surface(rng, low, mm, tw, th)
     texels_to_table = np.array([[mm, 0, low[0]], [0, mm, low[1]], [0, 0, 1]])
-    image = cv2.warpPerspective(tables.paint(scene.table, surface).astype(np.float32), scene.camera.plane() @ texels_to_table,
-                                (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    texture = tables.paint(scene.table, surface).astype(np.float32)
+    image = cv2.warpPerspective(texture, scene.camera.plane() @ texels_to_table, (w, h), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REFLECT)
     return cv2.scaleAdd(_noise(rng, w, h), tables.GRAIN[scene.table], image)
 
 
@@ -354,6 +355,8 @@ def _paint_cube(image: np.ndarray, scene: Scene, cube: Cube, body: np.ndarray, i
     outline = camera.project(cube.corners())
     x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 2, 0)
     x1, y1 = np.minimum(np.ceil(outline.max(axis=0)).astype(int) + 3, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return                          # (a cube still flying in, out of the view)
     ss = SUPERSAMPLE
     colour = np.zeros(((y1 - y0) * ss, (x1 - x0) * ss, 3), np.float32)
     cover = np.zeros(colour.shape[:2], np.float32)
@@ -391,12 +394,15 @@ def _paint_cube(image: np.ndarray, scene: Scene, cube: Cube, body: np.ndarray, i
     window[:] = window * (1 - share) + small
 
 
-def _soft_shape(rng: np.random.Generator, w: int, h: int, hand: bool) -> np.ndarray:
+def _soft_shape(rng: np.random.Generator, w: int, h: int, hand: bool, at=None) -> np.ndarray:
     """A soft dark shape over part of the throw, at quarter resolution: a band of shade
-    (a lampshade's edge, a book) or a hand's shadow (a palm and fingers)."""
+    (a lampshade's edge, a book) or a hand's shadow (a palm and fingers), `at` a place
+    given as shares of the image's width and height, or anywhere."""
     qw, qh = (w + 3) // 4, (h + 3) // 4
     mask = np.zeros((qh, qw), np.float32)
     centre = rng.uniform([0.2 * qw, 0.2 * qh], [0.8 * qw, 0.8 * qh])
+    if at is not None:
+        centre = np.array([at[0] * qw, at[1] * qh])
     angle = rng.uniform(0, 360)
     if hand:
         palm = (int(qw * rng.uniform(0.09, 0.14)), int(qw * rng.uniform(0.12, 0.18)))
@@ -417,16 +423,18 @@ def _soft_shape(rng: np.random.Generator, w: int, h: int, hand: bool) -> np.ndar
     return cv2.GaussianBlur(mask, (0, 0), soft)
 
 
-def _light_and_sensor(image: np.ndarray, scene: Scene, rng: np.random.Generator) -> np.ndarray:
-    """Shade, hands, glare, the light's colour and fall-off, exposure, then the camera:
-    defocus, noise and JPEG."""
+def _light_and_sensor(image: np.ndarray, scene: Scene, rng: np.random.Generator,
+                      sensor: np.random.Generator, hand=None, hand_seed: int | None = None):
+    """Shade, glare, the light's colour and fall-off, exposure, then the camera: defocus,
+    noise (drawn from `sensor`) and JPEG.  A frame of a sequence gives `hand_seed`: its
+    hand keeps one shape from frame to frame and is drawn over the table where `hand` says."""
     w, h = scene.size
     hard = scene.hard
     shadows = np.ones(((h + 3) // 4, (w + 3) // 4), np.float32)
     if rng.random() < (0.6 if hard else 0.15):
         shadows *= 1 - rng.uniform(0.3, 0.55) * _soft_shape(rng, w, h, hand=False)
         scene.notes["shade"] = True
-    if rng.random() < (0.4 if hard else 0.1):
+    if rng.random() < (0.4 if hard else 0.1) and hand_seed is None:   # a sequence places its hand itself
         shadows *= 1 - rng.uniform(0.3, 0.6) * _soft_shape(rng, w, h, hand=True)
         scene.notes["hand"] = True
     ys, xs = np.mgrid[0:shadows.shape[0], 0:shadows.shape[1]].astype(np.float32)
@@ -442,7 +450,12 @@ def _light_and_sensor(image: np.ndarray, scene: Scene, rng: np.random.Generator)
     exposure = rng.uniform(0.35, 0.6) if dim else rng.uniform(0.8, 1.08)
     scene.notes.update(light=light, dim=dim)
     colour = (tint * exposure).astype(np.float32)
-    image = cv2.multiply(image, cv2.resize((shadows[..., None] * colour).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR))
+    palm = None
+    if hand is not None:           # the hand's shadow falls a little aside of it on the table
+        palm = _soft_shape(np.random.default_rng(hand_seed), w, h, True, hand)
+        shadow = _soft_shape(np.random.default_rng(hand_seed), w, h, True, (hand[0] + 0.05, hand[1] + 0.04))
+        shadows *= 1 - 0.5 * cv2.GaussianBlur(shadow, (0, 0), 6)
+    image = cv2.multiply(image, _full(shadows[..., None] * colour, w, h))
     if rng.random() < (0.5 if hard else 0.1):      # glare: a lamp's reflection off a glossy table
         glare = np.zeros_like(shadows)
         spot = rng.uniform([0.15, 0.15], [0.85, 0.85]) * shadows.shape[::-1]
@@ -450,30 +463,49 @@ def _light_and_sensor(image: np.ndarray, scene: Scene, rng: np.random.Generator)
         cv2.ellipse(glare, tuple(int(v) for v in spot), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
         glare = cv2.GaussianBlur(glare, (0, 0), max(axes) * 0.6)
         glare *= rng.uniform(60, 160) / max(float(glare.max()), 1e-6)
-        image = cv2.add(image, cv2.resize((glare[..., None] * colour).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR))
+        image = cv2.add(image, _full(glare[..., None] * colour, w, h))
         scene.notes["glare"] = True
+    if palm is not None:           # the hand itself, over everything on the table
+        cover = _full(np.clip(palm * 1.5, 0, 1)[..., None], w, h)
+        skin = np.array([120, 150, 205], np.float32) * colour
+        image = image * (1 - cover) + cover * skin
     sigma = rng.uniform(0.5, 2.2) if hard else rng.uniform(0.0, 1.2)
     if sigma > 0.3:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
-    image = cv2.scaleAdd(_noise(rng, w, h), float(rng.uniform(1.5, 3.5) / np.sqrt(exposure)), image)
+    image = cv2.scaleAdd(_noise(sensor, w, h), float(sensor.uniform(1.5, 3.5) / np.sqrt(exposure)), image)
     image = np.clip(image, 0, 255, out=image).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(65, 95))])
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(sensor.integers(65, 95))])
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
+def _full(quarter: np.ndarray, w: int, h: int) -> np.ndarray:
+    """A quarter-resolution map brought up to the image's size, as float32."""
+    full = cv2.resize(quarter.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return full if full.ndim == 3 else full[..., None]
+
+
 def top_face_side(scene: Scene) -> float:
-    """The mean side of the cubes' top faces in the image, in pixels."""
+    """The mean side of the cubes' top faces in the image, in pixels (on an empty table,
+    that of a cube in the middle of the view)."""
     sides = []
+    if not scene.cubes:
+        x, y = scene.camera.on_plane(np.array([[scene.size[0] / 2, scene.size[1] / 2]]), CUBE_MM)[0]
+        return top_face_side(Scene(**{**scene.__dict__, "cubes": [Cube(x, y, 0.0, {}, {}, False)]}))
     for cube in scene.cubes:
         pts = scene.camera.project(cube.face("top")[2])
         sides.extend(np.hypot(*(pts - np.roll(pts, 1, axis=0)).T))
     return float(np.mean(sides))
 
 
-def render(scene: Scene, seed: int) -> Throw:
+def render(scene: Scene, seed: int, *, frame: int | None = None, hand=None) -> Throw:
+    """Paint the scene.  A `frame` of a sequence from a fixed camera keeps the table, the
+    light and the cubes' colours of `seed` and takes its own sensor noise; `hand` puts a
+    hand over the table there (shares of the image's width and height)."""
     rng = np.random.default_rng([seed, 3])         # the painting's own stream, apart from the layout's
+    sensor = rng if frame is None else np.random.default_rng([seed, 4, frame])
     size_px = top_face_side(scene)
-    image = cv2.multiply(_table_image(scene, rng), cv2.cvtColor(_table_light(scene, size_px), cv2.COLOR_GRAY2BGR))
+    lit = cv2.cvtColor(_table_light(scene, size_px), cv2.COLOR_GRAY2BGR)
+    image = cv2.multiply(_table_image(scene, rng), lit)
     body = rng.uniform(*BODIES[scene.body]).astype(np.float32)
     black = rng.uniform(22, 45, 3).astype(np.float32)
     red = np.array([rng.uniform(35, 60), rng.uniform(30, 55), rng.uniform(160, 205)], np.float32)
@@ -481,7 +513,7 @@ def render(scene: Scene, seed: int) -> Throw:
     camera = scene.camera.position
     for cube in sorted(scene.cubes, key=lambda c: -np.hypot(c.x - camera[0], c.y - camera[1])):
         _paint_cube(image, scene, cube, body, red if cube.red else black, bevel, shine)
-    image = _light_and_sensor(image, scene, rng)
+    image = _light_and_sensor(image, scene, rng, sensor, hand, None if frame is None else seed)
     truths = []
     for cube in scene.cubes:
         x, y = scene.camera.project(cube.face("top")[1][None])[0]

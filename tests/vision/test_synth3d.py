@@ -9,6 +9,7 @@ import pytest
 
 from firmware.games import perquackey as pq
 from vision import tables
+from vision.sequence3d import AT_REST, EMPTY, MOVING, make_sequence_3d
 from vision.synth3d import CUBE_MM, HELD_OUT_FONTS, make_scene, make_throw_3d, render
 
 SHIPPED_FONT_NAMES = {"DejaVuSans-Bold.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSerif-Bold.ttf",
@@ -122,3 +123,44 @@ def test_side_faces_show_their_letters_at_a_tilt():
             inked += values.min() < 0.65 * np.percentile(values, 90)
     assert seen >= len(scene.cubes) // 2      # most cubes show a side face worth reading
     assert inked >= 0.7 * seen                # and their letters are on them
+
+
+@pytest.fixture(scope="module")
+def film():
+    return make_sequence_3d(4, size=(820, 616))
+
+
+def test_a_watched_throw_goes_empty_moving_at_rest_and_moving_again_when_nudged(film):
+    states = [f.state for f in film]
+    first_rest = states.index(AT_REST)
+    assert states[:3] == [EMPTY] * 3 and set(states[3:first_rest]) == {MOVING}
+    assert MOVING in states[first_rest:] and states[-2:] == [AT_REST, AT_REST]
+    assert all(not f.cubes for f in film[:3]) and all(len(f.cubes) in (10, 13) for f in film[3:])
+    assert any(f.hand for f in film[:3]) and any(f.hand and f.state == AT_REST for f in film)
+
+
+def _where(frame):
+    return [(t.letter, round(t.x, 3), round(t.y, 3)) for t in frame.cubes]
+
+
+def test_cubes_at_rest_stay_put_until_one_is_nudged(film):
+    rest = [f for f in film if f.state == AT_REST]
+    before, after = rest[0], rest[-1]
+    assert all(_where(f) == _where(before) for f in rest[:len(rest) - 2])       # hands pass, nothing moves
+    moved = [a != b for a, b in zip(_where(before), _where(after))]
+    assert sum(moved) == 1                                                      # the nudged cube
+    k = moved.index(True)
+    shift = np.hypot(after.cubes[k].x - before.cubes[k].x, after.cubes[k].y - before.cubes[k].y)
+    assert 0.1 * before.size < shift < 0.8 * before.size
+
+
+def test_frames_differ_by_noise_alone_while_nothing_changes_and_plainly_when_a_hand_comes(film):
+    def change(a, b):
+        return float(np.mean(cv2.absdiff(a.image, b.image).max(axis=2) > 40))
+    still = change(film[0], film[1])
+    assert 0 < float(np.mean(cv2.absdiff(film[0].image, film[1].image))) and still < 0.002
+    rest = [f for f in film if f.state == AT_REST and not f.hand]
+    assert change(rest[0], rest[1]) < 0.002
+    hand = next(f for f in film if f.state == AT_REST and f.hand)
+    assert change(rest[0], hand) > 0.02
+    assert change(film[0], rest[0]) > 0.005                                     # the cubes stand out
