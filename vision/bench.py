@@ -20,8 +20,8 @@ from vision.synth3d import make_throw_3d
 MATCH_RADIUS = 0.6                 # a reading belongs to a cube within this share of the face's side
 FLAT_SIDE_PX = 95                  # the flat generator's smallest face side (it does not report one)
 CONFIDENCE_BINS = (0.0, 0.5, 0.8, 0.95)
-RELIABLE = 0.95                    # readings this confident should be right ...
-RELIABLE_TARGET = 0.995            # ... this often
+RELIABLE_TARGET = 0.995            # readings in the most confident group should be right this often
+FIRST_SEED = {"flat": 100_000, "ordinary": 200_000, "hard": 300_000}   # far from the seeds the tests use
 
 
 @dataclass
@@ -161,9 +161,6 @@ def report(label: str, s: Score, flat: bool) -> None:
         row(f"    confidence {name} ({count})", f"{share * 100:.2f} %" if count else "-",
             f">= {RELIABLE_TARGET * 100:g} %" if reliable else "", (share >= RELIABLE_TARGET) if reliable and count
             else None)
-
-
-FIRST_SEED = {"flat": 100_000, "ordinary": 200_000, "hard": 300_000}   # far from the seeds the tests use
 
 
 def bench_reader(quick: bool = False) -> dict[str, Score]:
