@@ -116,7 +116,7 @@ def paint(style: str, s: Surface) -> np.ndarray:
     elif style in ("light_wood", "dark_wood"):
         img = _wood(s, light=style == "light_wood")
     elif style == "grey_stone":
-        img = s.uniform([120, 120, 118], [170, 168, 165])
+        img = s.uniform([90, 90, 88], [150, 148, 145])
         img *= (1 + 0.08 * s.smooth_noise(25) + 0.08 * s.smooth_noise(2))[..., None]
     elif style == "green_felt":
         img = s.uniform([30, 95, 20], [70, 140, 55])
