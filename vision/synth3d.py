@@ -524,6 +524,8 @@ def render(scene: Scene, seed: int, *, frame: int | None = None, hand=None) -> T
 def make_throw_3d(seed: int, *, hard: bool | None = None, vulnerable: bool | None = None, red_set: str = "classic",
                   fonts=None, size=(1640, 1232)) -> Throw:
     """One photo of a throw rendered in 3-D, with every cube's top letter, ink colour and
-    the centre of its top face in the image."""
+    the centre of its top face in the image, and the mean side of the top faces.  `hard`
+    picks the harsh end of everything (left as None, a quarter of the seeds are hard);
+    `vulnerable` throws all 13 cubes, the red ones from `red_set`."""
     scene = make_scene(seed, hard=hard, vulnerable=vulnerable, red_set=red_set, fonts=fonts, size=size)
     return render(scene, seed)
