@@ -66,3 +66,15 @@ def test_key_names_parse():
     import pytest
     with pytest.raises(ValueError):
         KeyPress.parse("K5")
+
+
+def test_two_quick_presses_stay_two_when_no_tick_came_between():
+    """Issue 11, defect 9: a busy loop that did not tick between two presses of one key
+    merged them (a piped "K3 K3 K2" then lost the second K3)."""
+    g = KeyGestures(debounce_s=0.03, long_s=0.8)
+    out = []
+    for t, down in [(0.0, True), (0.001, False), (0.2, True), (0.201, False)]:
+        out += g.edge(Edge("K3", down, t))
+    out += g.tick(0.3)
+    assert out == [KeyPress("K3"), KeyPress("K3")]
+
