@@ -100,11 +100,11 @@ class Journal:
             os.fsync(f.fileno())
         self.events.append(event)
 
-    def drop(self, index: int) -> dict:
-        """Remove one event (a saved step that no longer fits) and rewrite the file atomically."""
-        event = self.events.pop(index)
+    def drop(self, indexes) -> None:
+        """Remove events by their index (saved steps that no longer fit), in one atomic rewrite."""
+        gone = set(indexes)
+        self.events = [e for i, e in enumerate(self.events) if i not in gone]
         self._rewrite()
-        return event
 
     def truncate(self, keep: int) -> None:
         """Keep only the first `keep` events (undo), rewriting the file atomically."""

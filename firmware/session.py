@@ -151,8 +151,8 @@ class Session:
 
     def _replay(self):
         state, dropped = replay(self.rules, self.journal.settings, self.journal.events)
-        for index, event, exc in reversed(dropped):   # by index: the failing one, not an equal one
-            self.journal.drop(index)
+        if dropped:   # by index: the failing one, not the first one equal to it
+            self.journal.drop(index for index, _, _ in dropped)
         self.warnings += [_describe(event, exc) for _, event, exc in dropped]
         return state
 
@@ -210,32 +210,38 @@ class Session:
 
     def pause_after_restart(self) -> bool:
         """A timer that ran when the box went down resumes paused, with the time it had
-        left when the box was last seen alive.  Both stamps are the old run's monotonic
-        clock, so nothing here depends on the wall clock or on the new run's clock."""
+        left when the box was last seen alive: the later of the last heartbeat of this very
+        journal and the last step since the timer (re)started.  All those stamps are the
+        old run's monotonic clock, so neither the wall clock nor the new run's clock (which
+        starts again near 0 after a reboot) plays any part."""
         timer = self.timer()
         if timer is None or not timer.running:
             return False
-        last_seen = timer.since
+        events = self.journal.events
+        since = max((i for i, e in enumerate(events) if e.get("at") == timer.since), default=0)
+        last_seen = max([timer.since] + [e["at"] for e in events[since:] if "at" in e])
         try:
-            last_seen = max(last_seen, float(paths.heartbeat_path().read_text()))
+            count, at = paths.heartbeat_path().read_text().split()
+            if int(count) == len(events):
+                last_seen = max(last_seen, float(at))
         except (OSError, ValueError):
             pass
-        last_event = max((e["at"] for e in self.journal.events if "at" in e), default=last_seen)
-        self.submit({"kind": "pause", "at": min(max(last_seen, last_event), timer.since + timer.left)})
+        self.submit({"kind": "pause", "at": min(last_seen, timer.since + timer.left)})
         return True
 
     def heartbeat(self, now: float) -> None:
-        """While a timer runs, note every few seconds that the box is alive (see above)."""
+        """While a timer runs, note every few seconds that the box is alive (see above),
+        with the number of steps it had, so a note left by another game is never used."""
         timer = self.timer()
         if timer is None or not timer.running:
             return
-        if self._heartbeat_at is not None and now - self._heartbeat_at < HEARTBEAT_S:
+        if self._heartbeat_at is not None and 0 <= now - self._heartbeat_at < HEARTBEAT_S:
             return
         self._heartbeat_at = now
         path = paths.heartbeat_path()
         tmp = path.with_suffix(".tmp")
         try:
-            tmp.write_text(repr(now))
+            tmp.write_text(f"{len(self.journal.events)} {now!r}")
             tmp.replace(path)
         except OSError:
             pass  # only costs precision on resume
