@@ -178,3 +178,14 @@ def test_a_finished_game_left_on_screen_is_filed_as_finished(clock, state_home):
     again.press("K4")                            # to the menu: the finished game is filed
     assert [p.name.split("-", 2)[2] for p in (state_home / "history").iterdir()] == ["password-finished.jsonl"]
     again.close()
+
+
+def test_the_registry_agrees_with_the_menu_and_the_readme(box):
+    """The games are listed once (firmware.games.GAMES): the menu and the README follow it."""
+    from firmware.games import GAMES
+    assert labels(box) == [game.LABEL for game in GAMES] + ["Settings"]
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    sections = readme.split("\n## The games\n")[1].split("\n## ")[0].split("\n### ")[1:]
+    assert [s.split()[0] for s in sections] == [game.LABEL.split()[0] for game in GAMES]
+    for section, game in zip(sections, GAMES):
+        assert ("timer" in section.lower()) == game.HAS_TIMER, game.NAME
