@@ -24,7 +24,7 @@ def main_menu(settings: dict, session=None, saved=(), about_rows=()) -> ListScre
     saved games, the settings."""
     items = []
     if session is not None:
-        items.append((f"Resume {session.label}", [ResumeGame()]))
+        items.append((resume_label(session), [ResumeGame()]))
     for game in GAMES:
         def start(name=game.NAME):
             return [Go(setup_screen(name, settings))]
@@ -34,6 +34,14 @@ def main_menu(settings: dict, session=None, saved=(), about_rows=()) -> ListScre
         items.append(("Saved games", lambda: [Go(saved_list(saved, session))]))
     items.append(("Settings", lambda: [Go(SettingsMenu(settings, about_rows))]))
     return ListScreen("TableMate", items, back=())
+
+
+def resume_label(session) -> str:
+    """"Resume Taboo (3 players)", or, with its timer stopped part-way, "Resume Taboo: paused"."""
+    timer = session.timer()
+    if timer is not None and not timer.running and 0 < timer.left < timer.length:
+        return f"Resume {session.label.split(' (')[0]}: paused"
+    return f"Resume {session.label}"
 
 
 def ask_first(label: str, then: list) -> ListScreen:

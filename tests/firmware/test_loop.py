@@ -24,7 +24,7 @@ def test_a_new_game_asks_first_and_the_set_aside_game_comes_back(box):
     box.press("K2", "K2", "K3")                        # the plain "Perquackey" entry
     assert box.mode.labels() == ["Resume Taboo (3 players)", "Set it aside", "Cancel"]
     box.press("K2", "K2", "K3")                        # Cancel
-    assert box.mode.labels()[0] == "Resume Taboo (3 players)"
+    assert box.mode.labels()[0] == "Resume Taboo: paused"
     box.press("K3")                                    # Perquackey again
     box.press("K2", "K3")                              # Set it aside: the Perquackey form opens
     assert box.mode.title == "Perquackey set-up" and "Saved games" in box.app.notes.current(box.clock())
@@ -46,6 +46,7 @@ def test_a_running_timer_pauses_in_the_menu_and_the_screen_says_so(box):
     assert "paused while you are away" in box.app.notes.current(box.clock())
     box.wait(200.0, step=1.0)
     assert cues == []                                  # no warning, ticks or time-up
+    assert box.mode.labels()[0] == "Resume Perquackey: paused"
     box.press("K3")                                    # Resume
     timer = box.mode.state.timer
     assert not timer.running and 165 <= timer.remaining(box.clock()) <= 171
