@@ -108,8 +108,11 @@ class App:
                 self.session = Session.resume(journal_path)
                 warnings += self.session.take_warnings()
             except (JournalError, KeyError, RuleError, TypeError, ValueError) as exc:
-                warnings.append(set_aside_unreadable(journal_path, str(exc), self.wall()))
                 self.session = None
+                try:
+                    warnings.append(set_aside_unreadable(journal_path, str(exc), self.wall()))
+                except OSError as move:
+                    warnings.append(f"The saved game could not be read ({exc}) nor moved away ({move.strerror}).")
         self.stack = [self.home()]
         if self.session is not None:
             self.stack.append(menu.play_screen(self.session))
@@ -211,11 +214,11 @@ class App:
         self._perform(play.on_open(), now, play)
 
     def _start_game(self, a, now: float) -> None:
-        if self.session is not None:   # the menu asks first; this only guards the policy
-            self._set_aside()
+        if self.session is not None and not self._put_away():   # the menu asks first; this keeps the policy
+            return
         try:
             self.session = Session.new(a.game, a.settings, self.wall())
-        except (RuleError, OSError) as exc:
+        except (RuleError, OSError, TypeError, ValueError) as exc:
             return self.refuse(f"The game could not start ({exc}).")
         self._show_game(now)
         self.cue("start")
@@ -235,12 +238,21 @@ class App:
         if timer is not None and not timer.running and not timer.expired(now):
             self.flash("The timer is paused: resume it with its key.")
 
-    def _set_aside(self) -> None:
-        filed = self.session.put_away()
+    def _put_away(self) -> bool:
+        """File the current game (one policy: see firmware.session); False if even that
+        failed, and the game then stays the current one."""
+        try:
+            filed = self.session.put_away()
+        except OSError as exc:
+            self.warn(f"The game could not be put away ({exc.strerror or exc}); it stays the current game.")
+            return False
         self.session = None
         if filed.warning:
             self.warn(filed.warning)
-        else:
+        return True
+
+    def _set_aside(self) -> None:
+        if self._put_away():
             self.flash("Set aside: Saved games resumes it.")
 
     def _leave_game(self, now: float) -> None:
@@ -249,10 +261,7 @@ class App:
         if self.session.pause(now):
             self.flash("The timer is paused while you are away.")
         if self.session.outcome is not None:
-            filed = self.session.put_away()
-            self.session = None
-            if filed.warning:
-                self.warn(filed.warning)
+            self._put_away()
         self.stack = [self.home()]
 
     def _save_setting(self, key: str, value) -> None:

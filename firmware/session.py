@@ -4,8 +4,8 @@ new / resume / submit / undo / pause / finish all live here, with the one replay
 saved event that does not fit is dropped BY ITS INDEX, with a warning) and the one
 policy for games put away (finished, set aside, or unreadable): each goes to the history
 folder under a name no other game has, and if that folder cannot be written it stays in
-the state folder under a unique name, with a warning saying so.  Nothing here draws,
-sounds or reads the clock: `now` (monotonic) and `wall` (for people) come in."""
+the state folder under a unique name, with a warning saying so.  Nothing here draws or
+sounds, and times come in as arguments: `now` (monotonic) and `wall` (for people)."""
 from __future__ import annotations
 
 import math
@@ -23,8 +23,6 @@ from firmware.journal import Journal, JournalError, fsync_dir
 TIMER_KINDS = frozenset({"pause", "resume"})
 HEARTBEAT_S = 2.0
 
-# The fields events carry, and what each must hold.  A journal is ours, but a disk, an
-# editor or an older TableMate can leave an event that parses and is still wrong.
 def _number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -33,6 +31,8 @@ def _index(v):
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 100
 
 
+# The fields events carry, and what each must hold.  A journal is ours, but a disk, an
+# editor or an older TableMate can leave an event that parses and is still wrong.
 FIELDS = {
     "at": _number,
     "player": _index, "side": _index, "action": _index, "length": _index,
