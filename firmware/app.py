@@ -94,7 +94,7 @@ class App:
         if hardware.simulated and hardware.keypad is not None:
             from device.simulated import Finger
             self.finger = Finger(hardware.pin_factory, hardware.keypad.pins, self.gestures.long_s,
-                                 self.gestures.debounce_s)
+                                 self.gestures.debounce_s, self.clock)
         for problem in hardware.problems:
             self.warn(problem)
 
