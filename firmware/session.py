@@ -153,7 +153,11 @@ class Session:
         state, dropped = replay(self.rules, self.journal.settings, self.journal.events)
         if dropped:   # by index: the failing one, not the first one equal to it
             self.journal.drop(index for index, _, _ in dropped)
-        self.warnings += [_describe(event, exc) for _, event, exc in dropped]
+        if len(dropped) == 1:
+            self.warnings.append(_describe(*dropped[0][1:]))
+        elif dropped:   # one note for all of them: each stays 4 s on the screen
+            self.warnings.append(f"{len(dropped)} saved steps did not fit the game and were dropped; the first: "
+                                 + _describe(*dropped[0][1:]))
         return state
 
     @property
