@@ -107,7 +107,7 @@ class App:
             try:
                 self.session = Session.resume(journal_path)
                 warnings += self.session.take_warnings()
-            except (JournalError, KeyError, RuleError, TypeError, ValueError) as exc:
+            except Exception as exc:  # whatever is in the file, the box must start: never a crash loop
                 self.session = None
                 try:
                     warnings.append(set_aside_unreadable(journal_path, str(exc), self.wall()))
@@ -118,8 +118,11 @@ class App:
             self.stack.append(menu.play_screen(self.session))
         self._restore_drafts()
         if self.session is not None:
-            self.session.pause_after_restart()
-            self._perform(self.stack[1].on_open(), self.clock(), self.stack[1])
+            try:
+                self.session.pause_after_restart()
+            except OSError as exc:
+                warnings.append(f"The timer could not be paused in the journal ({exc.strerror}).")
+            self._ask(self.stack[1], "on_open", self.clock())
         for warning in warnings:
             self.warn(warning)
         if self.session is not None:
@@ -165,10 +168,11 @@ class App:
                                                  [act.Home()], "Menu")]
 
     # --- doing what screens ask ------------------------------------------------------
-    def _ask(self, screen, method: str, *args) -> None:
-        """Ask a screen for actions and perform them; any failure goes to the failsafe."""
+    def _ask(self, screen, method: str, now: float, *args) -> None:
+        """Ask a screen for actions (`screen.method(*args)`) and perform them; any failure
+        goes to the failsafe."""
         try:
-            self._perform(getattr(screen, method)(*args) or [], args[-1], screen)
+            self._perform(getattr(screen, method)(*args) or [], now, screen)
         except Exception as exc:  # the failsafe: never leave the players with a dead box
             self.failsafe(exc)
 
@@ -333,6 +337,10 @@ class App:
         now = self.clock() if now is None else now
         self.finger.press(press, now)
 
+    def handle(self, press, now: float) -> None:
+        """A press, as the key gestures report it, to the screen shown now."""
+        self._ask(self.mode, "on_key", now, press, now)
+
     def _take(self) -> list:
         items, self._early = self._early, []
         while True:
@@ -348,13 +356,13 @@ class App:
         for item in self._take():
             if isinstance(item, Edge):
                 for press in self.gestures.edge(item):
-                    self._ask(self.mode, "on_key", press, now)
+                    self.handle(press, now)
             elif isinstance(item, act.EffectDone):
                 if any(item.to is screen for screen in self.stack):   # else: its screen has gone
-                    self._ask(item.to, "on_result", item, now)
+                    self._ask(item.to, "on_result", now, item, now)
         for press in self.gestures.tick(now):
-            self._ask(self.mode, "on_key", press, now)
-        self._ask(self.mode, "tick", now)
+            self.handle(press, now)
+        self._ask(self.mode, "tick", now, now)
         if self.session is not None:
             self.session.heartbeat(now)
         if self.hardware is not None:

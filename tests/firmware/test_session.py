@@ -90,7 +90,8 @@ def test_random_wrong_events_never_prevent_a_start(game, events, tmp_path_factor
     app.start()
     assert app.session is not None and app.mode.__class__.__name__ == "PlayScreen"
     for key in ("K2-long", "K2-long", "K1-long", "K2", "K1-long"):
-        app._ask(app.mode, "on_key", KeyPress.parse(key), clock.advance(0.5))
+        now = clock.advance(0.5)
+        app.handle(KeyPress.parse(key), now)
         app.step(clock.advance(0.5))
         assert getattr(app.mode, "title", "") != "Sorry", app.log[-1]
 
