@@ -4,18 +4,29 @@
 # On a Raspberry Pi the same targets use apt's OpenCV, numpy, picamera2 and lgpio through a
 # venv made with --system-site-packages (pip's numpy 2 / opencv-python break the camera stack).
 
-VENV    ?= .venv
-PYTHON  ?= python3
-IS_PI   := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo yes)
-SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+VENV     ?= .venv
+PI_MODEL ?= /proc/device-tree/model
+IS_PI    := $(shell grep -qs 'Raspberry Pi' $(PI_MODEL) && echo yes)
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 ifeq ($(IS_PI),yes)
-APT_RUN   = python3-venv python3-pip python3-opencv python3-numpy python3-picamera2 python3-lgpio tesseract-ocr i2c-tools
+# apt's picamera2, cv2 and lgpio are installed for the system's Python: a venv made from a
+# pyenv or /usr/local python3 that happens to come first on PATH would not see them.
+PYTHON   ?= /usr/bin/python3
+# cbor2 (needed by luma) and Pillow from apt too: pip would build cbor2 from source on
+# 32-bit Raspberry Pi OS, where its newest release has no armv7 wheel.
+APT_RUN   = python3-venv python3-pip python3-opencv python3-numpy python3-lgpio python3-cbor2 python3-pil \
+            tesseract-ocr i2c-tools
+APT_LEAN  = python3-picamera2   # without recommends: no desktop preview stack on Lite images
 VENV_ARGS = --system-site-packages
+PIP_ARGS  = --prefer-binary
 EXTRAS    = pi
 else
+PYTHON   ?= python3
 APT_RUN   = python3-venv tesseract-ocr
+APT_LEAN  =
 VENV_ARGS =
+PIP_ARGS  =
 EXTRAS    = pc
 endif
 APT_TEST  = systemd fonts-liberation fonts-freefont-ttf   # the bench's held-out fonts
@@ -35,27 +46,29 @@ doctor: $(VENV)/.installed-$(EXTRAS)
 	$(VENV)/bin/tablemate doctor
 
 # apt only runs when a package is really missing, so a set-up machine needs no sudo.
-apt-run:
-	@missing=$$(for p in $(APT_RUN); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+# $(call apt_install,packages,extra apt-get flags)
+apt_install = missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "Installing system packages:" $$missing; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(2) $$missing; fi
+
+apt-run:
+	@$(call apt_install,$(APT_RUN),)
+	@$(call apt_install,$(APT_LEAN),--no-install-recommends)
 
 apt-test: apt-run
-	@missing=$$(for p in $(APT_TEST); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
-	if [ -n "$$missing" ]; then echo "Installing system packages:" $$missing; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	@$(call apt_install,$(APT_TEST),)
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV_ARGS) $(VENV)
 
 $(VENV)/.installed-$(EXTRAS): pyproject.toml | apt-run $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[$(EXTRAS)]'
+	$(VENV)/bin/python -m pip install -q $(PIP_ARGS) -e '.[$(EXTRAS)]'
 	touch $@
 
 $(VENV)/.installed-$(EXTRAS)-test: pyproject.toml | apt-run $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q --upgrade pip
-	$(VENV)/bin/python -m pip install -q -e '.[$(EXTRAS),test]'
+	$(VENV)/bin/python -m pip install -q $(PIP_ARGS) -e '.[$(EXTRAS),test]'
 	touch $@
 
 clean:

@@ -58,7 +58,8 @@ class Sounder:
 
 
 class TonalOutput:
-    """A passive buzzer on a PWM-capable pin (gpiozero TonalBuzzer)."""
+    """A passive buzzer (gpiozero TonalBuzzer) on any free pin: lgpio and RPi.GPIO time the
+    tone in software, so no hardware PWM pin is needed."""
 
     def __init__(self, pin: int, pin_factory=None):
         from gpiozero import TonalBuzzer

@@ -2,6 +2,7 @@
 order): picamera2 on a Pi, a USB webcam through OpenCV, or image files taken in turn."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from .errors import CameraError
@@ -47,25 +48,67 @@ class ImageFiles:
         pass
 
 
-class Webcam:
-    """A USB webcam through OpenCV's V4L2 backend."""
+# OpenCV's V4L2 backend keeps 4 buffers.  The driver fills them within about 130 ms of a
+# read and then drops newer frames, so a frame read when Read is pressed is one taken just
+# after the previous read.  Frames are grabbed (not decoded) until a grab has to wait for
+# the sensor: that frame is new.
+MAX_STALE_FRAMES = 8
+WARM_UP_FRAMES = 10      # about a third of a second: auto exposure and white balance settle
 
-    def __init__(self, index: int = 0):
+
+def _v4l2(index: int):
+    import cv2
+    return cv2.VideoCapture(index, cv2.CAP_V4L2)
+
+
+class Webcam:
+    """A USB webcam through OpenCV's V4L2 backend, giving the newest frame on each capture.
+    `open_capture(index)` returns a cv2.VideoCapture-like object; `clock` is monotonic."""
+
+    def __init__(self, index: int = 0, open_capture=_v4l2, clock=time.monotonic):
         import cv2
-        self._cap = cv2.VideoCapture(index, cv2.CAP_V4L2)
+        self._cap = open_capture(index)
+        self._clock = clock
         if not self._cap.isOpened():
             raise CameraError(f"No webcam at /dev/video{index}: plug one in, or set camera.source to an image folder.")
+        self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)   # fewer stale frames, where the driver allows it
+        self._frame_s = 1.0 / (self._cap.get(cv2.CAP_PROP_FPS) or 30.0)
+        for _ in range(WARM_UP_FRAMES):
+            self._cap.grab()
         self.description = f"webcam /dev/video{index}"
         self.live = True
 
     def capture(self):
-        ok, frame = self._cap.read()
+        for _ in range(MAX_STALE_FRAMES):
+            asked = self._clock()
+            if not self._cap.grab():
+                break
+            if self._clock() - asked >= self._frame_s / 2:
+                break  # this grab waited for the sensor: a frame taken now
+        ok, frame = self._cap.retrieve()
         if not ok or frame is None:
             raise CameraError("The webcam gave no picture: check its cable and that no other program uses it.")
         return frame
 
     def close(self) -> None:
         self._cap.release()
+
+
+def explain_picamera(exc: Exception) -> str:
+    """What a picamera2 failure means, in one sentence."""
+    text = str(exc)
+    if isinstance(exc, PermissionError):
+        where = exc.filename or "/dev/dma_heap and /dev/video*"
+        return (f"No permission to use the Pi camera ({where}): add the user to the video group "
+                f"(sudo usermod -aG video $USER) and log in again.")
+    if "did not complete" in text or "busy" in text.lower():
+        return ("The Pi camera is in use by another program (the TableMate service, or an rpicam app): "
+                "stop it first, e.g. `sudo systemctl stop tablemate`.")
+    if isinstance(exc, IndexError):
+        return ("No Pi camera found: check the ribbon cable (contacts facing the right way) "
+                "and run `rpicam-hello --list-cameras`.")
+    return (f"The Pi camera could not be opened ({type(exc).__name__}: {text}): check the ribbon cable "
+            f"and run `rpicam-hello --list-cameras`.")
 
 
 class PiCamera:
@@ -77,13 +120,14 @@ class PiCamera:
         except ImportError as exc:
             raise CameraError("picamera2 is not installed: `sudo apt install python3-picamera2`, "
                               "with a venv made --system-site-packages.") from exc
-        try:
+        self._cam = None
+        try:  # picamera2 raises IndexError, RuntimeError, PermissionError and more
             self._cam = Picamera2()
             self._cam.configure(self._cam.create_still_configuration(main={"format": "RGB888"}))
             self._cam.start()
-        except (IndexError, RuntimeError) as exc:
-            raise CameraError("No Pi camera found: check the ribbon cable (contacts facing the right way) "
-                              "and run `rpicam-hello --list-cameras`.") from exc
+        except Exception as exc:
+            self.close()
+            raise CameraError(explain_picamera(exc)) from exc
         self.description = "Raspberry Pi camera"
         self.live = True
 
@@ -92,10 +136,17 @@ class PiCamera:
             self._cam.autofocus_cycle()  # Camera Module 3 focuses; others have no autofocus
         except Exception:
             pass
-        return self._cam.capture_array("main")  # RGB888 in libcamera's naming is BGR in memory
+        try:
+            return self._cam.capture_array("main")  # RGB888 in libcamera's naming is BGR in memory
+        except Exception as exc:
+            raise CameraError(f"The Pi camera gave no picture ({exc}): check the ribbon cable.") from exc
 
     def close(self) -> None:
-        self._cam.close()
+        if self._cam is not None:
+            try:
+                self._cam.close()
+            except Exception:
+                pass
 
 
 def open_camera(source: str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -22,6 +23,7 @@ def _settings(args) -> tuple[dict, Path]:
 def cmd_run(args) -> int:
     from device import hardware as hw
     from firmware.app import App
+    signal.signal(signal.SIGTERM, _stop)  # `systemctl stop` ends the box as Ctrl-C does: panel off, pins closed
     settings, path = _settings(args)
     if args.display == "pygame":
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -44,6 +46,10 @@ def cmd_run(args) -> int:
             keyboard.close()
         hardware.close()
     return 0
+
+
+def _stop(signum, frame):
+    raise SystemExit(0)  # through the same `finally` as Ctrl-C; systemd counts exit 0 as a clean stop
 
 
 def cmd_replay(args) -> int:
@@ -85,9 +91,8 @@ def cmd_config(args) -> int:
 
 
 def cmd_doctor(args) -> int:
-    from firmware.doctor import run_checks
-    settings, path = _settings(args)
-    return run_checks(settings, path)
+    from firmware.doctor import run_doctor
+    return run_doctor(args.config)
 
 
 def cmd_screens(args) -> int:

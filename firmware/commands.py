@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 
 def cmd_words(args) -> int:
     from firmware import house_words
     if args.add or args.remove:
-        for word in args.add or []:
-            house_words.change(word, add=True)
-        for word in args.remove or []:
-            house_words.change(word, add=False)
+        try:
+            for word in args.add or []:
+                house_words.change(word, add=True)
+            for word in args.remove or []:
+                house_words.change(word, add=False)
+        except ValueError as exc:
+            return _words_error(args, str(exc))
         added, removed = house_words.read()
         print(f"House words: {len(added)} added, {len(removed)} removed ({house_words.house_file()}).")
         return 0
@@ -24,16 +28,15 @@ def cmd_words(args) -> int:
             print(f"-{w}")
         return 0
     if not args.letters:
-        print("tablemate words: give the throw's letters (10, or 13 when vulnerable), e.g. "
-              "`tablemate words AAEEBHIRSU`.", file=sys.stderr)
-        return 2
+        return _words_error(args, "give the throw's letters (10, or 13 when vulnerable), e.g. "
+                                  "`tablemate words AAEEBHIRSU`.")
     from firmware.games.words import check_letters, solve
     try:
         check_letters("".join(args.letters))
-    except ValueError as exc:
-        print(f"tablemate words: {exc}", file=sys.stderr)
-        return 2
-    solution = solve(house_words.load_wordlist(), "".join(args.letters))
+        wordlist = house_words.load_wordlist(family=_family_friendly(args))
+    except (ValueError, OSError) as exc:   # bad letters, a damaged or missing list
+        return _words_error(args, str(exc))
+    solution = solve(wordlist, "".join(args.letters))
     if args.json:
         print(json.dumps(solution.as_json()))
         return 0
@@ -45,6 +48,26 @@ def cmd_words(args) -> int:
     best = "  ".join(f"{n}: {' '.join(ws)}" for n, ws in sorted(solution.best_words.items()))
     print(f"Best possible: {solution.best_score} points with {best or 'no words'}")
     return 0
+
+
+def _words_error(args, message: str) -> int:
+    """A `words` error: one JSON object on stdout with --json (a script reads one shape),
+    a plain sentence on stderr otherwise."""
+    if args.json:
+        print(json.dumps({"error": message}))
+    else:
+        print(f"tablemate words: {message}", file=sys.stderr)
+    return 2
+
+
+def _family_friendly(args) -> bool:
+    """The setting words.family_friendly from the config file in force."""
+    from firmware import config, paths
+    path = Path(args.config) if getattr(args, "config", None) else paths.config_path()
+    values, problems = config.load(path)
+    for problem in problems:
+        print(f"tablemate: {problem}", file=sys.stderr)
+    return bool(values["words.family_friendly"])
 
 
 def cmd_read(args) -> int:

@@ -44,18 +44,25 @@ SETTINGS: tuple[Setting, ...] = (
             ("auto", "ssd1306", "sh1106", "terminal", "pygame", "dummy")),
     Setting("display.port", 1, "I2C bus number (/dev/i2c-N).", low=0, high=20),
     Setting("display.address", 0x3C, "I2C address of the OLED: 0x3C, or 0x3D on some boards.", (0x3C, 0x3D)),
-    Setting("display.rotate", 0, "Quarter turns of the picture (2 = upside down).", (0, 1, 2, 3)),
+    Setting("display.rotate", 0, "Half turns of the picture: 2 = upside down (the layout is landscape, so "
+            "quarter turns do not fit).", (0, 2)),
     Setting("display.contrast", 200, "OLED brightness.", (50, 100, 150, 200, 255), menu="Contrast"),
     _pins("k1", 5), _pins("k2", 6), _pins("k3", 13), _pins("k4", 19),
     Setting("keys.long_press_ms", 800, "How long a key is held to count as a long press.", low=300, high=3000),
     Setting("keys.debounce_ms", 30, "Contact bounce shorter than this is ignored.", low=0, high=200),
+    Setting("keys.pin_factory", "lgpio", "How gpiozero reaches the pins: lgpio (every Pi, the only one on a "
+            "Pi 5), or rpigpio (RPi.GPIO, Pi 4 and older, where it is installed).", ("lgpio", "rpigpio")),
     Setting("sound.enabled", True, "Cues on the buzzer.", (True, False), menu="Sound"),
     Setting("sound.buzzer", "tonal", "tonal: passive buzzer (TonalBuzzer); active: fixed-pitch buzzer.",
             ("tonal", "active", "none")),
-    Setting("sound.pin", 18, "GPIO (BCM) number of the buzzer (18 is hardware PWM).", low=0, high=27),
+    Setting("sound.pin", 18, "GPIO (BCM) number of the buzzer (any free pin: the tone is timed in software).",
+            low=0, high=27),
     Setting("camera.source", "auto", "auto (Pi camera on a Pi; on a PC the first webcam, or else the sample "
             "photos that ship with TableMate), picamera, webcam:N, none, or a path to an image file or a folder "
             "of images (taken in turn)."),
+    Setting("words.family_friendly", True, "Hide offensive words (the glin-profanity package's English list) "
+            "from the solver and `tablemate words`; a house word the players added always shows.", (True, False),
+            menu="Family words"),
     *_game_settings(),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
@@ -92,19 +99,67 @@ def to_toml(values: dict[str, object], documented: bool = True, only_changed: bo
     return "\n".join(lines) + "\n"
 
 
-def validate(raw: dict) -> dict[str, object]:
-    """Flatten a parsed TOML document and check every key and value against the table."""
-    values = defaults()
+def validate(raw: dict) -> tuple[dict[str, object], list[str]]:
+    """Flatten a parsed TOML document and check every key and value against the table.
+    A bad entry costs only itself: its default stands in, and a sentence says why."""
+    values, problems, given = defaults(), [], set()
     for section, table in raw.items():
         if not isinstance(table, dict):
-            raise ConfigError(f"{section} = {table!r}: settings live in sections, e.g. [{section}].")
+            problems.append(_outside_a_section(section, table))
+            continue
         for name, value in table.items():
             key = f"{section}.{name}"
             setting = BY_KEY.get(key)
             if setting is None:
-                raise ConfigError(f"{key} is not a TableMate setting (`tablemate config --defaults` lists them).")
-            values[key] = check(setting, value)
-    return values
+                problems.append(f"{key} is not a TableMate setting (`tablemate config --defaults` lists them); "
+                                "it is ignored.")
+                continue
+            try:
+                values[key] = check(setting, value)
+                given.add(key)
+            except ConfigError as exc:
+                problems.append(f"{exc} Using {_toml_value(setting.default, key)} until it is fixed.")
+    return values, problems + _separate_pins(values, given)
+
+
+def _outside_a_section(name: str, value) -> str:
+    sections = [s.section for s in SETTINGS if s.key.split(".", 1)[1] == name]
+    if not sections:
+        return (f"{name} is not a TableMate setting (`tablemate config --defaults` lists them, each under "
+                "its [section]); it is ignored.")
+    where = " or ".join(f"[{section}]" for section in sections)
+    return f"{name} = {_toml_value(value)} is outside any section: put {name} under {where}. It is ignored until then."
+
+
+PIN_OWNERS = {"keys.k1_pin": "K1", "keys.k2_pin": "K2", "keys.k3_pin": "K3", "keys.k4_pin": "K4",
+              "sound.pin": "the buzzer"}
+
+
+def _separate_pins(values: dict[str, object], given: set[str]) -> list[str]:
+    """Two parts on one GPIO would read one button as two, or beep on a key: a pin set in
+    the file that another part already uses falls back to its default.  The defaults are
+    all different, so this ends after at most one step per pin."""
+    problems = []
+    while True:
+        wired = [k for k in PIN_OWNERS if k != "sound.pin" or values["sound.buzzer"] != "none"]
+        owner, clash = {}, None
+        for key in wired:
+            if values[key] in owner:
+                clash = (owner[values[key]], key)
+                break
+            owner[values[key]] = key
+        if clash is None:
+            return problems
+        # the pin to give up is one the file set, preferably one whose default is free
+        set_here = [k for k in clash[::-1] if k in given]
+        free = [k for k in set_here if BY_KEY[k].default not in {values[o] for o in wired if o != k}]
+        key = (free or set_here)[0]
+        other = clash[0] if key == clash[1] else clash[1]
+        default = BY_KEY[key].default
+        problems.append(f"{key} = {values[key]} is also the GPIO of {PIN_OWNERS[other]} ({other}): each key and "
+                        f"the buzzer need a pin of their own. Using {default} for {PIN_OWNERS[key]} until it is fixed.")
+        values[key] = default
+        given.discard(key)
 
 
 def check(setting: Setting, value):
@@ -123,28 +178,59 @@ def check(setting: Setting, value):
 
 
 def load(path: Path) -> tuple[dict[str, object], list[str]]:
-    """The settings from `path` and the problems found; a problem never stops TableMate:
-    it says what is wrong and the defaults stand in."""
+    """The settings from `path` and the problems found, as sentences for the console and
+    the screen.  A problem never stops TableMate: a bad entry falls back to its default
+    alone, and only a file that cannot be read at all falls back whole."""
     if not path.exists():
         return defaults(), []
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        return validate(raw), []
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         return defaults(), [f"The config file {path} is not valid TOML ({exc}); using the defaults until it is fixed."]
-    except ConfigError as exc:
-        return defaults(), [f"In {path}: {exc} Using the defaults until it is fixed."]
     except OSError as exc:
         return defaults(), [f"Cannot read {path} ({exc.strerror}); using the defaults."]
+    values, problems = validate(raw)
+    return values, [f"In {path}: {problem}" for problem in problems]
+
+
+HEADER = "# TableMate settings; `tablemate config --defaults` lists them all."
 
 
 def save(path: Path, values: dict[str, object]) -> None:
-    """Write the settings that differ from the defaults (atomically: a power cut leaves the old file)."""
+    """Write the settings that differ from what the file says, and nothing else: the file's
+    other keys, its comments and a bad value not changed here stay as they were (tomlkit
+    edits the document in place).  Atomic: a power cut leaves the old file."""
+    import tomlkit   # only the Settings menu saves; start-up reads with tomllib
+    document, before = _document(path)
+    for s in SETTINGS:
+        value = values.get(s.key, s.default)
+        if value == before[s.key]:
+            continue
+        section, name = s.key.split(".", 1)
+        if not isinstance(document.get(section), dict):
+            document[section] = tomlkit.table()
+        document[section][name] = tomlkit.value(_toml_value(value, s.key))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text("# TableMate settings; `tablemate config --defaults` lists them all.\n"
-                   + to_toml(values, documented=False, only_changed=True), encoding="utf-8")
+    tmp.write_text(tomlkit.dumps(document), encoding="utf-8")
     tmp.replace(path)
+
+
+def _document(path: Path):
+    """The file as an editable document and the settings it gives.  A file that is not TOML
+    cannot be edited in place: it is kept beside the new one as `<name>.broken`."""
+    import tomlkit
+    from tomlkit.exceptions import ParseError
+    try:
+        document = tomlkit.parse(path.read_text(encoding="utf-8"))
+        return document, validate(document.unwrap())[0]
+    except FileNotFoundError:
+        note = ""
+    except (ParseError, UnicodeDecodeError):
+        kept = path.with_name(path.name + ".broken")
+        path.replace(kept)
+        note = f"\n# The previous file was not valid TOML: it is kept as {kept.name}."
+    return tomlkit.parse(HEADER + note + "\n"), defaults()
 
 
 def game_settings(values: dict[str, object], game: str) -> dict[str, object]:

@@ -3,9 +3,15 @@
 Players alternate rolling.  Not doubles: the two dice name the slots questioned.  Doubles:
 the action for that double is done by both players; if it was already done this round, any
 action not yet done is chosen instead (and once all six are done, a double is read as a
-plain roll).  An "Ask any Question" token may replace a roll.  A correct guess scores the
-word's length, doubled for the first to guess; then the other player gets three rolls to
-guess, and if they fail, 3 points go (by default) to the player who failed."""
+plain roll).  When both slots the dice name are already padlocked the roller rolls again:
+a re-roll that is not a new turn and uses no catch-up roll.  An "Ask any Question" token
+may replace a roll; each player takes three of them at the start of every round ("each
+player takes eight clue tokens and three question marks"), while the "Take a Guess"
+tokens last the whole game.  A wrong guess ends the guesser's turn ("If incorrect, your
+turn is over"): before the round's first roll, the player about to open it loses that
+roll to the other.  A correct guess scores the word's length, doubled for the first to
+guess; then the other player gets three rolls to guess, and if they fail, 3 points go (by
+default) to the player who failed."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -23,8 +29,8 @@ NAME, LABEL, HAS_TIMER = "cryptic", "Cryptic Words", False
 OPTIONS = (
     Option("target", 30, "Score that ends the game.", (20, 30, 40), menu="CW target", form="Target"),
     Option("guess_tokens", 10, "Take a Guess tokens each.", (5, 8, 10, 12), menu="CW guesses", form="Guesses"),
-    Option("question_tokens", 3, "Ask any Question tokens each.", (0, 1, 2, 3), menu="CW questions",
-           form="Questions"),
+    Option("question_tokens", 3, "Ask any Question tokens each player takes at the start of every round.",
+           (0, 1, 2, 3), menu="CW questions", form="Questions"),
     Option("catchup_rolls", 3, "Rolls the other player gets after the first correct guess.", low=1, high=6),
     Option("catchup_fail_points", "failer", "Who scores 3 when the catch-up fails: the player who failed "
            "(rules digest), or the one who guessed first (the other reading of the seed).", ("failer", "first"),
@@ -40,9 +46,11 @@ class State:
     fail_points_to: str = "failer"              # or "first"
     scores: list[int] = field(default_factory=lambda: [0, 0])
     guesses: list[int] = field(default_factory=lambda: [10, 10])
-    questions: list[int] = field(default_factory=lambda: [3, 3])
+    questions: list[int] = field(default_factory=lambda: [3, 3])   # left this round
+    questions_per_round: int = 3
     round: int = 1
     turn: int = 0                               # who rolls next
+    opened: bool = False                        # a roll or a question has opened the round
     dice: tuple[int, int] | None = None         # the last roll
     action: int | None = None                   # the doubles action done on the last roll
     choosing: bool = False                      # a repeated double waits for a chosen action
@@ -59,7 +67,7 @@ def new_game(settings: dict) -> State:
     return State(names=tuple(settings.get("names", ("Player 1", "Player 2"))),
                  target=int(settings.get("target", 30)), catchup_rolls=int(settings.get("catchup_rolls", 3)),
                  fail_points_to=settings.get("catchup_fail_points", "failer"),
-                 guesses=[guesses, guesses], questions=[questions, questions])
+                 guesses=[guesses, guesses], questions=[questions, questions], questions_per_round=questions)
 
 
 def actions_left(state: State) -> list[int]:
@@ -79,7 +87,7 @@ def _playing(state: State) -> None:
 
 def _take_turn(state: State) -> None:
     """A roll or a question was used: guesses open again, the catch-up counts it."""
-    state.guessed = [False, False]
+    state.guessed, state.opened = [False, False], True
     if state.rolls_left is not None:
         if state.rolls_left == 0:
             raise RuleError(f"{state.names[1 - state.first]} has used the catch-up rolls: end the round.")
@@ -89,12 +97,32 @@ def _take_turn(state: State) -> None:
     state.action = None
 
 
-def _roll(state: State, event: dict) -> None:
-    _playing(state)
+def _dice(event: dict) -> tuple[int, int]:
     a, b = event["dice"]
     if not (1 <= a <= 6 and 1 <= b <= 6):
         raise RuleError("Dice show 1 to 6.")
+    return a, b
+
+
+def _roll(state: State, event: dict) -> None:
+    _playing(state)
+    a, b = _dice(event)
     _take_turn(state)
+    _land(state, a, b)
+
+
+def _reroll(state: State, event: dict) -> None:
+    """Both slots the dice named were already padlocked: the same player rolls again, and
+    neither a turn nor a catch-up roll is used."""
+    _playing(state)
+    if state.dice is None or state.action is not None:
+        raise RuleError("Roll again only after a plain roll whose two slots are both padlocked.")
+    a, b = _dice(event)
+    _land(state, a, b)
+
+
+def _land(state: State, a: int, b: int) -> None:
+    """The dice show a and b: doubles do their action (or wait for one to be chosen)."""
     state.dice = (a, b)
     if a == b and actions_left(state):
         if a in state.done:
@@ -154,6 +182,8 @@ def _guess(state: State, event: dict) -> None:
             _next_round(state)
     elif state.rolls_left == 0 and player == 1 - state.first:
         _catchup_failed(state)
+    elif state.rolls_left is None and not state.opened and player == state.turn:
+        state.turn = 1 - player      # wrong before opening the round: that turn is over
     _check_end(state)
 
 
@@ -180,7 +210,8 @@ def _end_round(state: State, event: dict) -> None:
 def _next_round(state: State) -> None:
     state.round += 1
     state.done, state.first, state.rolls_left = [], None, None
-    state.dice, state.action, state.guessed = None, None, [False, False]
+    state.dice, state.action, state.guessed, state.opened = None, None, [False, False], False
+    state.questions = [state.questions_per_round] * 2   # "each player takes ... three question marks"
     state.turn = (state.round - 1) % 2       # the opening roll alternates from round to round
 
 
@@ -197,7 +228,8 @@ def _check_end(state: State) -> None:
         state.finished = Outcome(tuple(n for n, s in zip(state.names, state.scores) if s == best), reason)
 
 
-HANDLERS = {"roll": _roll, "choose": _choose, "question": _question, "guess": _guess, "end_round": _end_round}
+HANDLERS = {"roll": _roll, "reroll": _reroll, "choose": _choose, "question": _question, "guess": _guess,
+            "end_round": _end_round}
 
 apply = applier(HANDLERS)
 outcome = finished

@@ -2,9 +2,12 @@
 
 A throw is scored from how many words of each length the player made: each cell of the
 chart is the running TOTAL for that length (only five words of a length count).  Two
-adjacent full groups earn a bonus.  A vulnerable player (at 2000) throws all 13 cubes,
-may not use 3-letter words, and is set 500 if a throw makes under 500 (its points then
-do not count).  The first to 5000 wins."""
+adjacent full groups earn a bonus.  A player is vulnerable while their score is
+2000 or more: they throw all 13 cubes, may not use 3-letter words, and are set 500 if a
+throw makes under 500 (its points then do not count).  A set that takes them under 2000
+puts them back on the 10 black cubes, since "at no time may a player use the vulnerable
+cubes if his score is less than 2,000 points".  The first to 5000 wins (finishing the
+round first is a house-rule option)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -45,8 +48,9 @@ OPTIONS = (
            menu="PQ 10-letter"),
     Option("bonus_5_6", 800, "Bonus for full 5s and 6s (one source says 600).", (800, 600), menu="PQ 5&6 bonus"),
     Option("partner_penalty", 300, "Points each opposing side gets for an illegal suggestion.", low=0, high=1000),
-    Option("finish_round", True, "When a player reaches the target, the others of that round still throw; "
-           "the highest score then wins.", (True, False), menu="PQ finish rnd"),
+    Option("finish_round", False, "House rule: when a player reaches the target, the others of that round still "
+           "throw and the highest score then wins (the sheet: the first to the target wins).", (True, False),
+           menu="PQ finish rnd"),
 )
 DEFAULT_RULES = option_defaults(OPTIONS)
 
@@ -80,6 +84,19 @@ def throw_points(counts: dict[int, int], vulnerable: bool = False, rules: dict |
     points += sum(bonus(n, rules) for n in BONUS
                   if n >= low and used.get(n) == WORDS_PER_GROUP and used.get(n + 1) == WORDS_PER_GROUP)
     return points
+
+
+def complete_groups(counts: dict[int, int], vulnerable: bool = False) -> list[int]:
+    """The word lengths whose group is complete (five words), in order: the sheet has the
+    scribe "advise the player that the word group has been completed".  A length that does
+    not score (3 letters when vulnerable, off the chart) never completes."""
+    return [n for n in range(shortest(vulnerable), LONGEST + 1) if int(counts.get(n, 0)) >= WORDS_PER_GROUP]
+
+
+def groups_just_completed(before: dict[int, int], after: dict[int, int], vulnerable: bool = False) -> list[int]:
+    """The lengths that reached five words between two counts: when to sound the cue."""
+    done = set(complete_groups(before, vulnerable))
+    return [n for n in complete_groups(after, vulnerable) if n not in done]
 
 
 def cubes(vulnerable: bool, red_set: str = "classic") -> tuple[str, ...]:
@@ -176,12 +193,8 @@ def _score(state: State, event: dict) -> None:
         change = -rules["set_penalty"]      # set: the throw's own points do not count
     else:
         change = points
-    state.scores[player] += change
-    if state.scores[player] >= rules["vulnerable_at"]:
-        state.vulnerable[player] = True     # and stays so, even after a penalty
+    _add(state, player, change)
     state.history.append(Turn(player, counts, points, change, state.letters))
-    if state.scores[player] >= rules["winning_score"] and player not in state.crossed:
-        state.crossed.append(player)
     _next_turn(state)
 
 
@@ -193,12 +206,17 @@ def _illegal(state: State, event: dict) -> None:
     side = int(event["side"])
     for other in range(len(state.names)):
         if other != side:
-            state.scores[other] += state.rules["partner_penalty"]
-            if state.scores[other] >= state.rules["vulnerable_at"]:
-                state.vulnerable[other] = True
-            if state.scores[other] >= state.rules["winning_score"] and other not in state.crossed:
-                state.crossed.append(other)
+            _add(state, other, state.rules["partner_penalty"])
     _check_end(state, round_over=False)
+
+
+def _add(state: State, player: int, change: int) -> None:
+    """Change a score; vulnerability follows it both ways (a set under the threshold puts
+    the player back on the black cubes), and reaching the target is remembered."""
+    state.scores[player] += change
+    state.vulnerable[player] = state.scores[player] >= state.rules["vulnerable_at"]
+    if state.scores[player] >= state.rules["winning_score"] and player not in state.crossed:
+        state.crossed.append(player)
 
 
 def _next_turn(state: State) -> None:

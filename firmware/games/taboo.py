@@ -3,7 +3,8 @@
 Per round: giver +1 a correct, -1 a pass, -1 a buzz; guesser +1 a correct, -1 a pass;
 referee +1 a buzz.  Skunk Rule (optional): a round with no correct answer resets the
 giver and the guesser to the lowest score of all players before the round, with a
-minimum penalty of 2, and the referee scores 1 on top of the buzzes."""
+minimum penalty of 2, and the referee scores 1 on top of the buzzes.  A sole leader who is
+active in round 12 may refuse to play it and win, except under the Skunk Rule."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -84,8 +85,10 @@ def leaders(scores) -> list[int]:
 
 def refusal_offer(state: State) -> int | None:
     """Going into round 12 a sole leader who is active in it (giver or guesser) may refuse
-    to play it and win: the player who can, or None."""
-    if state.round.number != ROUNDS or phase(state) != "ready":
+    to play it and win: the player who can, or None.  The seed offers the Skunk Rule to
+    players who "don't care for that", so with the Skunk Rule on nobody may refuse: round
+    12 is played, and a leader who fails to score in it is skunked like in any round."""
+    if state.skunk_rule or state.round.number != ROUNDS or phase(state) != "ready":
         return None
     lead = leaders(state.scores)
     giver, guesser, _ = roles(ROUNDS)
@@ -158,6 +161,8 @@ def _end_round(state: State, event: dict) -> None:
 
 
 def _refuse(state: State, event: dict) -> None:
+    if state.skunk_rule:
+        raise RuleError("With the Skunk Rule on, round 12 is played: nobody may refuse it.")
     player = refusal_offer(state)
     if player is None:
         raise RuleError("Only a sole leader who is active in round 12 may refuse to play it.")

@@ -1,7 +1,9 @@
 """The word list and the Perquackey solver.
 
 The list is ENABLE (public domain, shipped gzipped beside this file, its hash checked)
-plus the players' own house words, minus the ones they removed.  For speed every word
+plus the players' own house words, minus the ones they removed and, for a family table,
+minus the words an offensive-word list names (unless the players added them themselves):
+a hidden word is neither shown nor counted in the best score.  For speed every word
 is kept as a row of 26 letter counts and a 26-bit letter set: a throw's words are the
 rows whose letter set fits the throw and whose counts do not exceed it."""
 from __future__ import annotations
@@ -49,13 +51,14 @@ class WordList:
         return len(self.words)
 
     @classmethod
-    def load(cls, added=(), removed=(), path: Path = LIST_FILE, check: bool = True) -> "WordList":
+    def load(cls, added=(), removed=(), hidden=(), path: Path = LIST_FILE, check: bool = True) -> "WordList":
         data = gzip.decompress(path.read_bytes())
         if check and hashlib.sha256(data).hexdigest() != LIST_SHA256:
             raise WordListError(f"{path} is not the whole ENABLE list (its checksum differs): reinstall TableMate.")
-        gone = {normalise(w) for w in removed}
+        added = {normalise(w) for w in added}
+        gone = {normalise(w) for w in removed} | ({normalise(w) for w in hidden} - added)
         words = [w for w in data.decode("ascii").split() if w not in gone]
-        return cls(words + [normalise(w) for w in added if normalise(w) not in gone])
+        return cls(words + [w for w in added if w not in gone])
 
     def formable(self, letters: str) -> list[str]:
         """Every listed word that the letters can spell (each letter used at most as often as thrown)."""

@@ -41,7 +41,7 @@ def test_a_bad_config_is_named_and_the_box_still_starts(state_home, tmp_path):
     cfg.write_text("[display]\ncontrast = 999\n")
     result = tablemate("--config", str(cfg), "run", "--display", "dummy", "--input", "lines", stdin="")
     assert result.returncode == 0
-    assert "display.contrast = 999" in result.stderr and "Using the defaults" in result.stderr
+    assert "display.contrast = 999" in result.stderr and "Using 200 until it is fixed" in result.stderr
 
 
 def test_config_defaults_print_every_setting():
@@ -74,6 +74,17 @@ def test_words_command(state_home):
     assert bad.returncode == 2 and "a throw has 10 cubes" in bad.stderr
     tablemate("words", "--add", "qqqabc")
     assert "+qqqabc" in tablemate("words", "--house").stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (("ABC",), "a throw has 10 cubes"),
+    ((), "give the throw's letters"),
+    (("AAEEEBHIR5",), "use only the letters A to Z"),
+])
+def test_words_errors_are_json_with_json(state_home, args, words):
+    result = tablemate("words", "--json", *args)
+    assert result.returncode == 2 and result.stderr == ""
+    assert words in json.loads(result.stdout)["error"]
 
 
 def test_systemd_notify_ready_and_watchdog(state_home, tmp_path):

@@ -108,6 +108,44 @@ def test_question_tokens_replace_a_roll():
         cw.apply(s, {"kind": "question"})
 
 
+def test_question_tokens_come_back_every_round_and_guess_tokens_do_not():
+    # "At the start of each round ... each player takes eight clue tokens and three question
+    # marks"; the Take a Guess tokens are taken once, at the initial setup.
+    s = game([{"kind": "question"}] * 4 + [guess(0), {"kind": "end_round"}])
+    assert s.round == 2 and s.questions == [3, 3] and s.guesses == [9, 10]
+    s = game([{"kind": "question"}, {"kind": "end_round"}], question_tokens=1)
+    assert s.questions == [1, 1]
+
+
+def test_a_wrong_guess_before_the_first_roll_ends_the_guessers_turn():
+    # "If incorrect, your turn is over": Ann was to open the round and loses that roll.
+    s = game([guess(0)])
+    assert s.turn == 1 and s.guesses == [9, 10]
+    s = cw.apply(s, roll(2, 5))                     # Ben rolls first
+    assert s.turn == 0
+    s = game([guess(1)])                            # Ben was not on turn: Ann still opens
+    assert s.turn == 0
+    s = game([{"kind": "end_round"}, guess(1)])     # round 2 is Ben's to open
+    assert s.round == 2 and s.turn == 0
+    s = game([roll(2, 5), guess(0)])                # after her roll Ann's turn was over anyway
+    assert s.turn == 1
+
+
+def test_both_slots_padlocked_rolls_again_without_a_turn():
+    # "If both the player's and opponent's positions are already marked with padlocks, roll again."
+    s = cw.apply(game([roll(2, 5)]), {"kind": "reroll", "dice": [3, 4]})
+    assert s.dice == (3, 4) and s.turn == 1
+    s = cw.apply(s, {"kind": "reroll", "dice": [6, 6]})           # a double on the re-roll acts
+    assert s.action == 6 and s.done == [6] and s.turn == 1
+    with pytest.raises(RuleError, match="Roll again only"):
+        cw.apply(s, {"kind": "reroll", "dice": [1, 2]})
+    with pytest.raises(RuleError, match="Roll again only"):
+        game([{"kind": "question"}, {"kind": "reroll", "dice": [1, 2]}])
+    catching_up = game([roll(1, 2), guess(0, 5), roll(2, 3)])
+    again = cw.apply(catching_up, {"kind": "reroll", "dice": [4, 5]})
+    assert catching_up.rolls_left == again.rolls_left == 2
+
+
 def test_dice_are_fair():
     rng = random.Random(1234)
     rolls = [roll_dice(rng) for _ in range(36000)]
@@ -122,7 +160,8 @@ def test_dice_are_fair():
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.one_of(st.tuples(st.integers(1, 6), st.integers(1, 6)).map(lambda d: roll(*d)),
                           st.sampled_from([guess(0), guess(1), guess(0, 5), guess(1, 7), {"kind": "question"},
-                                           {"kind": "end_round"}, {"kind": "choose", "action": 2}])),
+                                           {"kind": "end_round"}, {"kind": "choose", "action": 2},
+                                           {"kind": "reroll", "dice": [2, 3]}])),
                 max_size=150))
 def test_random_play_keeps_the_invariants(events):
     s = game([])
@@ -131,6 +170,6 @@ def test_random_play_keeps_the_invariants(events):
             s = cw.apply(s, e)
         except RuleError:
             continue
-        assert all(t >= 0 for t in s.guesses + s.questions)
+        assert all(t >= 0 for t in s.guesses + s.questions) and max(s.questions) <= s.questions_per_round
         assert s.rolls_left is None or 0 <= s.rolls_left <= 3
         assert len(set(s.done)) == len(s.done) <= 6

@@ -46,18 +46,33 @@ def score(**counts):
     return {"kind": "score", "counts": {str(k[1:]): v for k, v in counts.items()}}
 
 
-def test_vulnerability_enters_at_the_threshold_and_stays():
+def test_vulnerability_enters_at_the_threshold():
     s = game([score(n9=5, n10=1)])                 # Ann: 3000 + 1500 = 4500 -> vulnerable
     assert s.scores == [4500, 0] and s.vulnerable == [True, False]
     s = pq.apply(s, score(n3=1))                   # Ben
     s = pq.apply(s, score(n4=1))                   # Ann vulnerable, 120 < 500: set 500
     assert s.scores[0] == 4000 and s.history[-1].points == 120 and s.history[-1].change == -500
-    for _ in range(5):                             # Ben throws, Ann is set again
-        s = pq.apply(pq.apply(s, score(n3=1)), score(n4=1))
-    assert s.scores[0] == 1500 and s.vulnerable[0]  # below 2000 but still vulnerable
     s = pq.apply(s, score(n3=1))                   # Ben
     with pytest.raises(RuleError, match="3-letter"):
         pq.apply(s, score(n3=1, n4=5))
+
+
+def test_a_set_under_2000_puts_the_player_back_on_the_black_cubes():
+    # The sheet: "AT NO TIME MAY A PLAYER USE THE VULNERABLE CUBES IF HIS SCORE IS LESS
+    # THAN 2,000 POINTS."  Ann reaches exactly 2000, is set to 1500, throws 10 cubes again
+    # with 3-letter words, and becomes vulnerable again when she is back over 2000.
+    s = game([score(n8=3, n6=3), score(), score(n4=3, n3=4), score()])   # Ann 1750 + 250 = 2000
+    assert s.scores[0] == 2000 and s.vulnerable[0]
+    s = pq.apply(s, {"kind": "letters", "letters": "AAEEBHIRSUQBC"})   # 13 cubes
+    s = pq.apply(s, score(n4=1))                                       # 120 < 500: set
+    assert s.scores[0] == 1500 and not s.vulnerable[0] and s.history[-1].change == -500
+    s = pq.apply(s, score())                                           # Ben
+    with pytest.raises(RuleError, match="10 cubes, not 13"):
+        pq.apply(s, {"kind": "letters", "letters": "AAEEBHIRSUQBC"})
+    s = pq.apply(s, {"kind": "letters", "letters": "AAEEBHIRSU"})
+    assert pq.apply(s, score(n3=1)).history[-1].change == 60    # under 500, and not set again
+    s = pq.apply(s, score(n3=5, n4=5))            # 100 + 200 + the 3&4 bonus 300, not set
+    assert s.history[-1].change == 600 and s.scores[0] == 2100 and s.vulnerable[0]
 
 
 def test_exactly_at_the_threshold_is_vulnerable():
@@ -67,22 +82,34 @@ def test_exactly_at_the_threshold_is_vulnerable():
     assert s.scores[0] == 2000 and s.vulnerable[0]
 
 
-def test_the_first_to_5000_wins_after_the_round_is_finished():
-    s = game([score(n10=4)], names=("Ann", "Ben", "Cy"))     # Ann 6000, round goes on
+def test_the_first_to_5000_wins_at_once_by_default():
+    # The sheet: "THE FIRST PERSON TO ATTAIN A TOTAL SCORE OF 5.000 POINTS WINS THE GAME."
+    s = game([score(n10=4)], names=("Ann", "Ben", "Cy"))       # Ann 6000
+    assert pq.outcome(s).winners == ("Ann",) and "first to 5000" in pq.outcome(s).reason
+    with pytest.raises(RuleError, match="over"):
+        pq.apply(s, score(n10=5))
+
+
+def test_finishing_the_round_is_the_house_rule_option():
+    s = game([score(n10=4)], names=("Ann", "Ben", "Cy"), finish_round=True)   # Ann 6000, round goes on
     assert pq.outcome(s) is None
     s = pq.apply(s, score(n10=5))                              # Ben 7500
     s = pq.apply(s, score())
     assert pq.outcome(s).winners == ("Ben",)
 
 
-def test_first_across_wins_at_once_when_the_setting_says_so():
-    s = game([score(n10=4)], names=("Ann", "Ben", "Cy"), finish_round=False)
-    assert pq.outcome(s).winners == ("Ann",)
-
-
 def test_a_tie_at_the_end_of_the_round_is_shared():
-    s = game([score(n10=4), score(n10=4)])
+    s = game([score(n10=4), score(n10=4)], finish_round=True)
     assert pq.outcome(s).winners == ("Ann", "Ben") and pq.outcome(s).tie
+
+
+def test_word_groups_complete_at_five_words():
+    counts = {3: 5, 4: 4, 5: 6, 11: 5}
+    assert pq.complete_groups(counts) == [3, 5]              # 11 letters are off the chart
+    assert pq.complete_groups(counts, vulnerable=True) == [5]  # no 3-letter group when vulnerable
+    assert pq.groups_just_completed({3: 5, 4: 4}, {3: 5, 4: 5}) == [4]
+    assert pq.groups_just_completed({3: 5, 4: 5}, {3: 6, 4: 5}) == []
+    assert pq.groups_just_completed({3: 4}, {3: 5}, vulnerable=True) == []
 
 
 def test_partners_illegal_suggestion_pays_every_opposing_side():

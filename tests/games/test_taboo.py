@@ -53,6 +53,19 @@ def test_a_leader_active_in_round_12_may_refuse_it_and_win():
     assert taboo.outcome(done).winners == ("Bob",)
 
 
+def test_with_the_skunk_rule_round_12_cannot_be_refused():
+    # The seed offers the Skunk Rule to players who "don't care for that" (a leader refusing
+    # round 12 and walking away as the champion): with it on, round 12 is played.
+    s = game(full_game(lambda n: {"correct": 3 if taboo.roles(n)[1] == 1 else 1}), skunk=True)
+    assert taboo.leaders(s.scores) == [1] and taboo.roles(12)[1] == 1   # Bob leads and guesses in round 12
+    assert taboo.refusal_offer(s) is None
+    with pytest.raises(RuleError, match="Skunk Rule"):
+        taboo.apply(s, {"kind": "refuse"})
+    s = taboo.apply(s, {"kind": "start", "at": 1200.0})
+    s = taboo.apply(s, {"kind": "end_round", "at": 1260.0})           # no correct answer: skunked
+    assert s.history[-1].skunked and taboo.outcome(s) is not None
+
+
 def test_a_leader_refereeing_round_12_may_not_refuse():
     s = game(full_game(lambda n: {"correct": 3 if taboo.roles(n)[0] == 0 else 0}))
     assert taboo.leaders(s.scores) == [0] and taboo.refusal_offer(s) is None
