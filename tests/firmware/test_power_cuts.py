@@ -161,3 +161,26 @@ def test_kill_9_of_the_real_process_keeps_work_in_progress(script, wanted, tmp_p
     box = Box(clock)
     assert wanted(box.mode)
     box.close()
+
+
+def test_kill_9_of_the_real_process_while_it_reads_the_cubes(tmp_path, clock, monkeypatch):
+    """Killed as soon as the game is on disk, with Read pressed: the worker may be reading,
+    or done; either way the box comes back to the turn or to the cubes read, never worse."""
+    from device.hardware import SAMPLE_PHOTOS
+    from firmware.modes.perquackey import LetterEntry, PlayScreen
+    home = tmp_path / "home"
+    env = dict(os.environ, TABLEMATE_HOME=str(home))
+    proc = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--display", "dummy", "--input", "lines",
+                             "--camera", str(SAMPLE_PHOTOS)], stdin=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=env, cwd=ROOT)
+    proc.stdin.write(b"K2 K3 K3 K1\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (home / "current.jsonl").exists():
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    monkeypatch.setenv("TABLEMATE_HOME", str(home))
+    box = Box(clock)
+    assert isinstance(box.mode, (PlayScreen, LetterEntry)) and box.app.session.game == "perquackey"
+    box.close()
