@@ -172,3 +172,36 @@ def test_the_registry_keeps_the_contract():
         state = game.new_game(SETTINGS[game.NAME])
         assert game.HAS_TIMER == ("start" in game.HANDLERS)      # a timer is started by an event
         assert rules(game.NAME) is game and json.dumps(game.summary(state))
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=12)
+DRAFT_SCREEN = st.fixed_dictionaries({"screen": st.sampled_from(["play", "letters", "form", "name", "menu"]),
+                                      "game": st.sampled_from(list(SETTINGS))},
+                                     optional={"view": st.sampled_from(["count", "result", "board", "pad", "guess-length",
+                                                                        "summary", "nonsense"]) | JSON,
+                                               "counts": JSON, "row": JSON, "letters": JSON, "unsure": JSON,
+                                               "cursor": JSON,
+                                               "values": JSON, "field": JSON, "name": JSON, "letter": JSON,
+                                               "guesser": JSON, "length": JSON})
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(list(SETTINGS)), with_game=st.booleans(), screens=st.lists(DRAFT_SCREEN, min_size=1,
+                                                                                       max_size=3))
+def test_a_damaged_draft_never_prevents_a_start(game, with_game, screens, tmp_path_factory, monkeypatch):
+    """The draft is a convenience: whatever it holds, the box starts and draws."""
+    monkeypatch.setenv("TABLEMATE_HOME", str(tmp_path_factory.mktemp("home")))
+    if with_game:
+        saved(game, [])
+    paths.draft_path().write_text(json.dumps({"game": game if with_game else None, "events": 0 if with_game else None,
+                                              "screens": screens}))
+    clock = FakeClock()
+    app = App(config.defaults(), clock=clock, wall=clock, threaded_effects=False)
+    app.start()
+    for key in ("K2", "K1", "K3", "K4"):
+        now = clock.advance(0.5)
+        app.handle(KeyPress.parse(key), now)
+        app.step(clock.advance(0.5))
+        assert getattr(app.mode, "title", "") != "Sorry", app.log[-1]
