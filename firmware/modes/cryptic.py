@@ -47,9 +47,12 @@ class PlayScreen(GameScreen):
         self._shuffle = random.Random()   # only for the tumbling faces of the animation
 
     def draft_extra(self):
+        extra = {}
         if self.view.startswith("guess"):
-            return {"guesser": self.guesser, "length": self.length}
-        return {}
+            extra.update(guesser=self.guesser, length=self.length)
+        if self.state.choosing and self.pick is not None:
+            extra["pick"] = self._pick()
+        return extra
 
     def restore(self, draft):
         super().restore(draft)
@@ -57,6 +60,8 @@ class PlayScreen(GameScreen):
             self.guesser = draft["guesser"]
         if draft.get("length") in rules.WORD_LENGTHS:
             self.length = draft["length"]
+        if self.state.choosing and draft.get("pick") in rules.actions_left(self.state):
+            self.pick = draft["pick"]
 
     def _pick(self) -> int:
         left = rules.actions_left(self.state)

@@ -17,6 +17,7 @@ import pytest
 from firmware import config, paths
 from firmware.app import App
 from firmware.harness import FakeClock
+from firmware.modes import cryptic
 from firmware.modes.game import GameScreen
 from firmware.modes.perquackey import LetterEntry
 from firmware.screen import Painter
@@ -27,6 +28,12 @@ CUTS_PER_GAME = 250
 KEYS = ["K1", "K2", "K3", "K4", "K1", "K2", "K3", "K2", "K1-long", "K2-long", "K3-long", "K4-long"]
 OPENING = {"password": ("K3", "K3"), "perquackey": ("K2", "K3", "K3"), "taboo": ("K2", "K2", "K3", "K3"),
            "cryptic": ("K1", "K1", "K3", "K3")}
+
+
+@pytest.fixture(autouse=True)
+def seeded_dice(monkeypatch):
+    """The same dice on every run: a cut that fails once fails every time."""
+    monkeypatch.setattr(cryptic.PlayScreen, "rng", random.Random(1))
 
 
 def read(path: Path):
