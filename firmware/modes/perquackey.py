@@ -128,6 +128,8 @@ class PlayScreen(GameScreen):
     def draft_extra(self):
         if self.view == "count":
             return {"counts": {str(k): v for k, v in self.counts.items() if v}, "row": self.row}
+        if self.view == "board" and self.board_cursor:
+            return {"side": self.board_cursor}
         return {}
 
     def restore(self, draft):
@@ -141,6 +143,9 @@ class PlayScreen(GameScreen):
                 self.row = row
         if self.view == "result" and not self.state.history:
             self.view = self.home_view
+        side = draft.get("side")
+        if self.view == "board" and isinstance(side, int) and 0 <= side < len(self.state.names):
+            self.board_cursor = side
 
     # --- helpers ----------------------------------------------------------------------
     @property
