@@ -83,19 +83,26 @@ class KeyGestures:
         self.long_s = long_s
         self._accepted = {k: False for k in KEY_NAMES}  # debounced level
         self._raw = {k: False for k in KEY_NAMES}       # last level seen on the pin
+        self._raw_at = {k: 0.0 for k in KEY_NAMES}      # when it was seen
         self._quiet_until = {k: 0.0 for k in KEY_NAMES}
         self._down_at: dict[str, float | None] = {k: None for k in KEY_NAMES}
         self._long_sent = {k: False for k in KEY_NAMES}
 
     def edge(self, edge: Edge) -> list[KeyPress]:
-        self._raw[edge.key] = edge.down
-        return self.tick(edge.at, only=edge.key)
+        # A level that outlasted its quiet window before this edge is real, even if no
+        # tick came in between (a busy loop): settle it first, or a release followed by
+        # the next press would merge two presses into one.
+        out = self.tick(edge.at, only=edge.key)
+        self._raw[edge.key], self._raw_at[edge.key] = edge.down, edge.at
+        return out + self.tick(edge.at, only=edge.key)
 
     def tick(self, now: float, only: str | None = None) -> list[KeyPress]:
         out = []
         for key in (only,) if only else KEY_NAMES:
             if now >= self._quiet_until[key] and self._raw[key] != self._accepted[key]:
-                out += self._accept(key, self._raw[key], now)
+                # taken as of when it could first be: the end of the quiet window (or the
+                # edge itself), not when the loop got round to looking
+                out += self._accept(key, self._raw[key], max(self._quiet_until[key], self._raw_at[key]))
             down_at = self._down_at[key]
             if down_at is not None and not self._long_sent[key] and now - down_at >= self.long_s - 1e-9:
                 self._long_sent[key] = True

@@ -16,11 +16,17 @@ TERMINAL_LONG_KEYS = {"q": "K1", "w": "K2", "e": "K3", "r": "K4"}
 class Finger:
     """Presses and releases mock pins one key at a time, as a hand would: a press waits
     until the last one has settled through the debounce window; a long press is held
-    past the long-press time."""
+    past the long-press time.
 
-    def __init__(self, factory, pins: dict[str, int], long_s: float, debounce_s: float):
+    The waits are measured on `clock`, read right after the pins moved: the keypad stamps
+    each edge with that clock when its callback runs, which on a busy machine can be a
+    little after the `now` the loop started its step with, and a wait counted from the
+    older `now` would put the next press inside the last one's quiet window."""
+
+    def __init__(self, factory, pins: dict[str, int], long_s: float, debounce_s: float, clock):
         self._pins = {key: factory.pin(pin) for key, pin in pins.items()}
         self._long_s = long_s
+        self._clock = clock
         self._gap = 2 * debounce_s + 0.005   # down and up each need one quiet window
         self._waiting: deque[KeyPress] = deque()
         self._held: str | None = None
@@ -34,15 +40,15 @@ class Finger:
     def tick(self, now: float) -> None:
         if self._held is not None and now >= self._release_at:
             self._pins[self._held].drive_high()
-            self._held, self._free_at = None, now + self._gap
+            self._held, self._free_at = None, self._clock() + self._gap
         if self._held is None and self._waiting and now >= self._free_at:
             press = self._waiting.popleft()
             self._pins[press.key].drive_low()
             if press.long:
-                self._held, self._release_at = press.key, now + self._long_s + 0.05
+                self._held, self._release_at = press.key, self._clock() + self._long_s + 0.05
             else:
                 self._pins[press.key].drive_high()
-                self._free_at = now + self._gap
+                self._free_at = self._clock() + self._gap
 
     def next_deadline(self) -> float | None:
         if self._held is not None:

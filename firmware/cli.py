@@ -41,6 +41,7 @@ def cmd_run(args) -> int:
         app.start()
         app.run(keyboard)
     finally:
+        app.close()
         if keyboard is not None:
             keyboard.close()
         hardware.close()
@@ -52,24 +53,27 @@ def _stop(signum, frame):
 
 
 def cmd_replay(args) -> int:
-    from firmware.games import core, rules
+    from firmware.games import rules
     from firmware.journal import Journal, JournalError
+    from firmware.session import replay
     try:
-        journal = Journal.load(Path(args.file))
+        journal = Journal.load(Path(args.file), repair=False)
         game = rules(journal.game)
+        for warning in journal.warnings:
+            print(f"tablemate: {warning}", file=sys.stderr)
+        state, dropped = replay(game, journal.settings, journal.events)
     except FileNotFoundError:
         print(f"tablemate: {args.file}: no such file.", file=sys.stderr)
         return 2
     except (JournalError, KeyError) as exc:
         print(f"tablemate: {exc}", file=sys.stderr)
         return 2
-    for warning in journal.warnings:
-        print(f"tablemate: {warning}", file=sys.stderr)
-    try:
-        state = core.replay(game, journal.settings, journal.events)
-    except core.RuleError as exc:
-        print(f"tablemate: {args.file}: a step does not fit the rules ({exc}).", file=sys.stderr)
+    except (ValueError, TypeError) as exc:
+        print(f"tablemate: {args.file}: its settings do not fit the game ({exc}).", file=sys.stderr)
         return 2
+    for index, event, exc in dropped:
+        print(f"tablemate: {args.file}: step {index + 1} ({event.get('kind') if isinstance(event, dict) else event}) "
+              f"does not fit the game ({exc}); it was left out.", file=sys.stderr)
     print(json.dumps(game.summary(state), indent=2))
     return 0
 

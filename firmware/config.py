@@ -30,6 +30,13 @@ def _pins(name, default):
     return Setting(f"keys.{name}_pin", default, f"GPIO (BCM) number of soft key {name.upper()}, wired to ground.", low=0, high=27)
 
 
+def _game_settings() -> list[Setting]:
+    """Each game's rule options, as their rules module declares them (section = the game)."""
+    from firmware.games import GAMES
+    return [Setting(f"{game.NAME}.{o.name}", o.default, o.doc, o.choices, o.low, o.high, o.menu)
+            for game in GAMES for o in game.OPTIONS]
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("hardware.mode", "auto", "auto: the real hardware on a Raspberry Pi, simulated elsewhere.",
             ("auto", "real", "simulated")),
@@ -56,37 +63,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("words.family_friendly", True, "Hide offensive words (the glin-profanity package's English list) "
             "from the solver and `tablemate words`; a house word the players added always shows.", (True, False),
             menu="Family words"),
-    Setting("password.first_team", "1", "Which team's giver opens password A1.", ("1", "2"), menu="PW first team"),
-    Setting("perquackey.timer_s", 180, "Length of a throw, seconds (the sand timer is 3 minutes).",
-            (60, 90, 120, 150, 180, 240), menu="PQ timer"),
-    Setting("perquackey.vulnerable_at", 2000, "Score that makes a player vulnerable (one edition: 2500).",
-            (2000, 2500), menu="PQ vulnerable"),
-    Setting("perquackey.vulnerable_minimum", 500, "A vulnerable throw under this is set.", low=0, high=5000),
-    Setting("perquackey.set_penalty", 500, "Points a set (failed vulnerable) throw costs.", low=0, high=5000),
-    Setting("perquackey.winning_score", 5000, "Score that wins.", (3000, 5000, 10000), menu="PQ target"),
-    Setting("perquackey.red_set", "classic", "Red (vulnerable) cubes: classic or later printing.",
-            ("classic", "later"), menu="PQ red cubes"),
-    Setting("perquackey.ten_letter_row", "7500", "10-letter row of the chart: 7500, or capped at 5000.",
-            ("7500", "5000"), menu="PQ 10-letter"),
-    Setting("perquackey.bonus_5_6", 800, "Bonus for full 5s and 6s (one source says 600).", (800, 600),
-            menu="PQ 5&6 bonus"),
-    Setting("perquackey.partner_penalty", 300, "Points each opposing side gets for an illegal suggestion.",
-            low=0, high=1000),
-    Setting("perquackey.finish_round", False, "House rule: when a player reaches the target, the others of "
-            "that round still throw and the highest score then wins (the sheet: the first to the target wins).",
-            (True, False), menu="PQ finish rnd"),
-    Setting("taboo.round_s", 60, "Length of a Taboo round, seconds (one turn of the hourglass).",
-            (30, 45, 60, 90, 120), menu="Taboo round"),
-    Setting("taboo.skunk_rule", False, "Skunk Rule: a round with no correct answer resets the two active "
-            "players (see the rules).", (True, False), menu="Taboo skunk"),
-    Setting("cryptic.target", 30, "Score that ends the game.", (20, 30, 40), menu="CW target"),
-    Setting("cryptic.guess_tokens", 10, "Take a Guess tokens each.", (5, 8, 10, 12), menu="CW guesses"),
-    Setting("cryptic.question_tokens", 3, "Ask any Question tokens each player takes at the start of every "
-            "round.", (0, 1, 2, 3), menu="CW questions"),
-    Setting("cryptic.catchup_rolls", 3, "Rolls the other player gets after the first correct guess.", low=1, high=6),
-    Setting("cryptic.catchup_fail_points", "failer", "Who scores 3 when the catch-up fails: the player who "
-            "failed (rules digest), or the one who guessed first (the other reading of the seed).",
-            ("failer", "first"), menu="CW 3pts to"),
+    *_game_settings(),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 

@@ -25,10 +25,11 @@ class FakeClock:
 class SimulatedBox:
     """The whole app with gpiozero MockFactory pins and luma's dummy display."""
 
-    def __init__(self, clock=None, settings=None, camera: str = "none"):
+    def __init__(self, clock=None, settings=None, camera: str = "none", wall=None):
         self.clock = clock or FakeClock()
         self.settings = settings or config.defaults()
-        self.app = App(self.settings, clock=self.clock)
+        # slow work runs at once (deterministic), its result still arriving through the queue
+        self.app = App(self.settings, clock=self.clock, wall=wall or self.clock, threaded_effects=False)
         self.hw = hardware.build(self.settings, self.app.queue.put, self.clock, mode="simulated",
                                  display="dummy", camera=camera)
         self.app.attach(self.hw)
@@ -62,4 +63,5 @@ class SimulatedBox:
         return self.app.mode
 
     def close(self) -> None:
+        self.app.close()
         self.hw.close()

@@ -24,7 +24,8 @@ def _line(obj: dict) -> bytes:
     return (json.dumps(obj, sort_keys=True, separators=(",", ":")) + "\n").encode()
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a rename in `path` durable."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -57,16 +58,19 @@ class Journal:
         return journal
 
     @classmethod
-    def load(cls, path: Path) -> "Journal":
+    def load(cls, path: Path, repair: bool = True) -> "Journal":
+        """Read a journal; with `repair`, damaged lines are also cut from the file."""
         data = Path(path).read_bytes()
         lines = data.split(b"\n")
         try:
             header = json.loads(lines[0])
-            if not isinstance(header, dict) or "game" not in header:
+            if not isinstance(header, dict) or not isinstance(header.get("game"), str):
                 raise ValueError("no game named")
+            if not isinstance(header.get("settings", {}), dict):
+                raise ValueError("its settings are not a table")
         except ValueError as exc:
             raise JournalError(f"{path} is not a TableMate journal (its first line is unreadable: {exc}).") from exc
-        if header.get("tablemate_journal", 0) > FORMAT_VERSION:
+        if not isinstance(header.get("tablemate_journal", 0), int) or header.get("tablemate_journal", 0) > FORMAT_VERSION:
             raise JournalError(f"{path} was written by a newer TableMate (format {header['tablemate_journal']}).")
         journal = cls(Path(path), header)
         body, complete = lines[1:], data.endswith(b"\n")
@@ -84,7 +88,7 @@ class Journal:
             except ValueError as exc:
                 what = "last line" if last else f"line {number}"
                 journal.warnings.append(f"The journal's {what} was damaged ({exc}) and was skipped.")
-        if journal.warnings:
+        if journal.warnings and repair:
             journal._rewrite()  # cut the damage out so later appends start on a clean line
         return journal
 
@@ -96,11 +100,16 @@ class Journal:
             os.fsync(f.fileno())
         self.events.append(event)
 
-    def drop(self, index: int) -> dict:
-        """Remove one event (undo) and rewrite the file atomically."""
-        event = self.events.pop(index)
+    def drop(self, indexes) -> None:
+        """Remove events by their index (saved steps that no longer fit), in one atomic rewrite."""
+        gone = set(indexes)
+        self.events = [e for i, e in enumerate(self.events) if i not in gone]
         self._rewrite()
-        return event
+
+    def truncate(self, keep: int) -> None:
+        """Keep only the first `keep` events (undo), rewriting the file atomically."""
+        del self.events[keep:]
+        self._rewrite()
 
     def _rewrite(self) -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")
@@ -109,18 +118,41 @@ class Journal:
             f.flush()
             os.fsync(f.fileno())
         tmp.replace(self.path)
-        _fsync_dir(self.path.parent)
+        fsync_dir(self.path.parent)
 
-    def archive(self, history: Path, outcome: str) -> Path:
-        """Move the journal into the history folder, its name saying when, what and how it ended."""
-        history.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.header.get("started", time.time())))
-        target = history / f"{stamp}-{self.game}-{outcome}.jsonl"
-        n = 1
-        while target.exists():
-            n += 1
-            target = history / f"{stamp}-{self.game}-{outcome}-{n}.jsonl"
-        self.path.replace(target)
-        _fsync_dir(history)
-        self.path = target
-        return target
+
+class Draft:
+    """Work in progress the players can see but the rules have not taken yet (words being
+    counted, cubes just read, a set-up form half filled): one small JSON file, written to
+    a temporary file, fsynced and renamed over the old one, so a power cut leaves either
+    the old draft or the new one, never half of one."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._saved: bytes | None = None
+
+    def load(self) -> dict | None:
+        try:
+            draft = json.loads(self.path.read_bytes())
+        except (OSError, ValueError):
+            return None
+        self._saved = _line(draft) if isinstance(draft, dict) else None
+        return draft if isinstance(draft, dict) else None
+
+    def save(self, draft: dict | None) -> None:
+        """Write `draft` durably, or remove it (None); nothing is written if it did not change."""
+        data = None if draft is None else _line(draft)
+        if data == self._saved:
+            return
+        if data is None:
+            self.path.unlink(missing_ok=True)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            with open(tmp, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            tmp.replace(self.path)
+        fsync_dir(self.path.parent)
+        self._saved = data

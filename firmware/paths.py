@@ -36,3 +36,7 @@ def history_dir() -> Path:
 
 def heartbeat_path() -> Path:
     return state_dir() / "alive"
+
+
+def draft_path() -> Path:
+    return state_dir() / "draft.json"

@@ -42,14 +42,14 @@ def render(name: str, scale: int = 3, steps: tuple | None = None) -> Image.Image
         os.environ["TABLEMATE_HOME"] = home
         try:
             from firmware.modes import cryptic
-            cryptic.PlayMode.rng = random.Random(name)   # the same dice on every render
+            cryptic.PlayScreen.rng = random.Random(name)   # the same dice on every render
             box = SimulatedBox()
             for step in steps if steps is not None else TOURS[name]:
                 box.wait(step) if isinstance(step, float) else box.press(step)
             image = box.frame.convert("L")
             box.close()
         finally:
-            cryptic.PlayMode.rng = cryptic._system_random
+            cryptic.PlayScreen.rng = cryptic._system_random
             if previous is None:
                 os.environ.pop("TABLEMATE_HOME", None)
             else:

@@ -17,12 +17,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from firmware.games.core import Outcome, RuleError, applier, finished
+from firmware.games.options import Option
 
 DOUBLE_ACTIONS = {1: "Mark starting tile", 2: "Mark ending tile", 3: "Reveal first letter",
                   4: "Show last letter", 5: "Reveal word length", 6: "Order the tiles"}
 FIRST_GUESS_MULTIPLIER = 2
 CATCHUP_FAIL_POINTS = 3
 WORD_LENGTHS = range(3, 9)      # "at least 3-8 letters"
+
+NAME, LABEL, HAS_TIMER = "cryptic", "Cryptic Words", False
+OPTIONS = (
+    Option("target", 30, "Score that ends the game.", (20, 30, 40), menu="CW target", form="Target"),
+    Option("guess_tokens", 10, "Take a Guess tokens each.", (5, 8, 10, 12), menu="CW guesses", form="Guesses"),
+    Option("question_tokens", 3, "Ask any Question tokens each player takes at the start of every round.",
+           (0, 1, 2, 3), menu="CW questions", form="Questions"),
+    Option("catchup_rolls", 3, "Rolls the other player gets after the first correct guess.", low=1, high=6),
+    Option("catchup_fail_points", "failer", "Who scores 3 when the catch-up fails: the player who failed "
+           "(rules digest), or the one who guessed first (the other reading of the seed).", ("failer", "first"),
+           menu="CW 3pts to"),
+)
 
 
 @dataclass

@@ -14,6 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from firmware.games.core import Outcome, RuleError, applier
+from firmware.games.options import Option
+
+NAME, LABEL, HAS_TIMER = "password", "Password", False
+OPTIONS = (
+    Option("first_team", "1", "Which team's giver opens password A1.", ("1", "2"), menu="PW first team",
+           form="First clue"),
+)
 
 DIAL_START = 10          # the dial's value before the first clue
 CLUES_PER_PASSWORD = 10  # then nobody scores (5 per giver in the 4-player game)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from firmware.games.core import Outcome, RuleError, Timer, applier, finished
+from firmware.games.options import Option
+from firmware.games.options import defaults as option_defaults
 
 WORDS_PER_GROUP = 5
 CHART = {  # letters -> total for 1..5 words of that length (rules digest)
@@ -31,9 +33,26 @@ SHORTEST, LONGEST = 3, 10
 BLACK_CUBES = ("AAAEEE", "AAAEEE", "BHIKRT", "FHIRSU", "GIMRSU", "EJQVXZ", "FINPTU", "CMOOPW", "DLNORT", "BLOOWY")
 RED_CUBES = {"classic": ("QSSVWY", "BFHLNP", "CDGJKM"), "later": ("BFPQSY", "CDGJKM", "HLNSVW")}
 
-DEFAULT_RULES = {"timer_s": 180, "vulnerable_at": 2000, "vulnerable_minimum": 500, "set_penalty": 500,
-                 "winning_score": 5000, "red_set": "classic", "ten_letter_row": "7500", "bonus_5_6": 800,
-                 "partner_penalty": 300, "finish_round": False}
+NAME, LABEL, HAS_TIMER = "perquackey", "Perquackey", True
+OPTIONS = (
+    Option("timer_s", 180, "Length of a throw, seconds (the sand timer is 3 minutes).",
+           (60, 90, 120, 150, 180, 240), menu="PQ timer"),
+    Option("vulnerable_at", 2000, "Score that makes a player vulnerable (one edition: 2500).", (2000, 2500),
+           menu="PQ vulnerable"),
+    Option("vulnerable_minimum", 500, "A vulnerable throw under this is set.", low=0, high=5000),
+    Option("set_penalty", 500, "Points a set (failed vulnerable) throw costs.", low=0, high=5000),
+    Option("winning_score", 5000, "Score that wins.", (3000, 5000, 10000), menu="PQ target"),
+    Option("red_set", "classic", "Red (vulnerable) cubes: classic or later printing.", ("classic", "later"),
+           menu="PQ red cubes"),
+    Option("ten_letter_row", "7500", "10-letter row of the chart: 7500, or capped at 5000.", ("7500", "5000"),
+           menu="PQ 10-letter"),
+    Option("bonus_5_6", 800, "Bonus for full 5s and 6s (one source says 600).", (800, 600), menu="PQ 5&6 bonus"),
+    Option("partner_penalty", 300, "Points each opposing side gets for an illegal suggestion.", low=0, high=1000),
+    Option("finish_round", False, "House rule: when a player reaches the target, the others of that round still "
+           "throw and the highest score then wins (the sheet: the first to the target wins).", (True, False),
+           menu="PQ finish rnd"),
+)
+DEFAULT_RULES = option_defaults(OPTIONS)
 
 
 def rules_of(settings: dict) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from firmware.games.core import Outcome, RuleError, Timer, applier, finished
+from firmware.games.options import Option
 
 # (giver, guesser, referee) as indexes of the three players, rounds 1 to 6 (seed 003's table)
 ROTATION = ((0, 1, 2), (2, 0, 1), (1, 2, 0), (0, 2, 1), (1, 0, 2), (2, 1, 0))
@@ -18,6 +19,14 @@ OVERTIME_ROUNDS = 3          # rounds 13-15 follow the rotation of rounds 1-3
 SKUNK_MIN_PENALTY = 2
 SKUNK_REFEREE_POINTS = 1
 ROUND_S = 60                 # one turn of the Taboo hourglass
+
+NAME, LABEL, HAS_TIMER = "taboo", "Taboo (3 players)", True
+OPTIONS = (
+    Option("round_s", ROUND_S, "Length of a Taboo round, seconds (one turn of the hourglass).",
+           (30, 45, 60, 90, 120), menu="Taboo round", form="Round"),
+    Option("skunk_rule", False, "Skunk Rule: a round with no correct answer resets the two active players "
+           "(see the rules).", (True, False), menu="Taboo skunk", form="Skunk rule"),
+)
 
 
 @dataclass

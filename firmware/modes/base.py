@@ -1,44 +1,57 @@
-"""The controller interface every screen follows, and the scrolling list all menus use."""
+"""What every screen is, and the scrolling list and the message all menus use.
+
+A screen describes; the loop does.  `on_key(press, now)` returns a list of actions
+(`firmware.actions`), `draw(painter, now)` paints, `softkeys(now)` labels K1..K4.  Slow
+work a screen asks for comes back to its `on_result`.  `draft()` is what the screen must
+keep through a power cut (None: nothing in progress); the loop writes it durably."""
 from __future__ import annotations
 
 from device.keys import KeyPress
+from firmware.actions import Back, Refuse
 from firmware.screen import Painter
 
 VISIBLE_ROWS = 4
 
 
-class Mode:
-    """A screen and what its keys do.  The app calls on_key for presses, tick every loop,
-    and draw to make the frame; `softkeys` labels K1..K4 (short presses)."""
-
+class Screen:
     title = ""
-
-    def __init__(self, app):
-        self.app = app
 
     def softkeys(self, now: float) -> tuple[str, str, str, str]:
         return ("", "", "", "")
 
-    def on_key(self, press: KeyPress, now: float) -> None:
-        pass
+    def on_key(self, press: KeyPress, now: float) -> list:
+        return []
 
-    def tick(self, now: float) -> None:
-        pass
+    def on_result(self, done, now: float) -> list:
+        return []
+
+    def on_open(self) -> list:
+        return []
+
+    def tick(self, now: float) -> list:
+        return []
 
     def draw(self, p: Painter, now: float) -> None:
         pass
 
+    def draft(self) -> dict | None:
+        return None
 
-class ListMode(Mode):
+
+def run(what) -> list:
+    """A menu item's actions: a list, or a function that returns one when chosen."""
+    return list(what()) if callable(what) else list(what)
+
+
+class ListScreen(Screen):
     """A list with a cursor: K1 up, K2 down, K3 choose, K4 back."""
 
     back_label = "Back"
 
-    def __init__(self, app, title: str, items: list[tuple[str, object]], back=None):
-        super().__init__(app)
+    def __init__(self, title: str, items: list[tuple[str, object]], back=(Back(),)):
         self.title = title
-        self.items = items      # (label, action) where action() is called on K3
-        self.back = back        # called on K4; None: nothing to go back to
+        self.items = items      # (label, actions or a function returning them) chosen with K3
+        self.back = back        # actions of K4; empty: nothing to go back to
         self.cursor = 0
 
     def softkeys(self, now):
@@ -49,30 +62,34 @@ class ListMode(Mode):
 
     def on_key(self, press, now):
         if press.long:
-            return self.app.refuse("Hold does nothing here.")
+            return [Refuse("Hold does nothing here.")]
         if press.key == "K1":
             self.cursor = (self.cursor - 1) % len(self.items)
         elif press.key == "K2":
             self.cursor = (self.cursor + 1) % len(self.items)
         elif press.key == "K3":
-            self.items[self.cursor][1]()
+            return run(self.items[self.cursor][1])
         elif self.back:
-            self.back()
+            return run(self.back)
         else:
-            self.app.refuse("This is the top menu.")
+            return [Refuse("This is the top menu.")]
+        return []
 
     def draw(self, p, now):
         p.title(self.title, f"{self.cursor + 1}/{len(self.items)}")
         top = min(max(0, self.cursor - VISIBLE_ROWS + 1), max(0, len(self.items) - VISIBLE_ROWS))
-        rows = self.labels()[top:top + VISIBLE_ROWS]
-        p.lines(rows, y=12, selected=self.cursor - top)
+        for i, row in enumerate(self.labels()[top:top + VISIBLE_ROWS]):
+            size, y = p.fit(row, 9, 124), 12 + i * 10   # a long line gets a smaller font, never cut
+            if i == self.cursor - top:
+                p.inverse((0, y, 127, y + 9), row, size)
+            else:
+                p.text((2, y - 1), row, size)
 
 
-class MessageMode(Mode):
+class MessageScreen(Screen):
     """A plain message with one way on (the failsafe screen, notices)."""
 
-    def __init__(self, app, title: str, text: str, then, label: str = "OK"):
-        super().__init__(app)
+    def __init__(self, title: str, text: str, then, label: str = "OK"):
         self.title, self.text, self.then, self.label = title, text, then, label
 
     def softkeys(self, now):
@@ -80,10 +97,13 @@ class MessageMode(Mode):
 
     def on_key(self, press, now):
         if press.key == "K4":
-            self.then()
-        else:
-            self.app.refuse(f"Press K4 ({self.label}).")
+            return run(self.then)
+        return [Refuse(f"Press K4 ({self.label}).")]
 
     def draw(self, p, now):
         p.title(self.title)
         p.message(self.text)
+
+
+def refused(actions: list) -> bool:
+    return any(isinstance(a, Refuse) for a in actions)

@@ -4,13 +4,14 @@ from __future__ import annotations
 import random
 import secrets
 
+from firmware.actions import Back, Go, Refuse, StartGame
 from firmware.games import cryptic as rules
-from firmware.modes.base import ListMode
-from firmware.modes.game import GameMode
-from firmware.modes.setup import PRESET_NAMES, Field, FormMode
+from firmware.modes.base import ListScreen, refused
+from firmware.modes.game import GameScreen
+from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 
-LABEL = "Cryptic Words"
 ANIMATION_S = 0.6
+GUESS_LENGTH = 5                          # where the length chooser starts
 _system_random = secrets.SystemRandom()   # the operating system's randomness: fair dice
 
 
@@ -18,38 +19,53 @@ def roll_dice(rng=_system_random) -> tuple[int, int]:
     return rng.randint(1, 6), rng.randint(1, 6)
 
 
-def setup(app):
-    from firmware.modes import menu
-    s = app.settings
+def setup(settings: dict) -> FormScreen:
     fields = [Field("Player 1", PRESET_NAMES, PRESET_NAMES[0], names=True),
-              Field("Player 2", PRESET_NAMES, PRESET_NAMES[1], names=True),
-              Field("Target", [20, 30, 40], s["cryptic.target"]),
-              Field("Guesses", [5, 8, 10, 12], s["cryptic.guess_tokens"]),
-              Field("Questions", [0, 1, 2, 3], s["cryptic.question_tokens"])]
+              Field("Player 2", PRESET_NAMES, PRESET_NAMES[1], names=True)]
+    fields += option_fields(rules, settings)
 
     def done(v):
-        menu.start_game(app, "cryptic", {
-            "names": [v["Player 1"], v["Player 2"]], "target": v["Target"], "guess_tokens": v["Guesses"],
-            "question_tokens": v["Questions"], "catchup_rolls": s["cryptic.catchup_rolls"],
-            "catchup_fail_points": s["cryptic.catchup_fail_points"]})
+        return [StartGame("cryptic", {"names": [v["Player 1"], v["Player 2"]], **option_values(rules, settings, v)})]
 
     def check(v):
         return "The players need different names." if v["Player 1"] == v["Player 2"] else None
 
-    return FormMode(app, "Cryptic Words set-up", fields, done, lambda: app.switch(menu.main_menu(app)), check)
+    return FormScreen("cryptic", "Cryptic Words set-up", fields, done, check)
 
 
-class PlayMode(GameMode):
-    game = rules
+class PlayScreen(GameScreen):
+    home_view = "dice"
+    views = ("dice", "guess-who", "guess-right", "guess-length", "status")
     rng = _system_random
 
-    def __init__(self, app, journal):
-        super().__init__(app, journal)
-        self.view = "dice"          # "dice", "guess-who", "guess-right", "guess-length", "status"
+    def __init__(self, session):
+        super().__init__(session)
         self.guesser = 0
-        self.length = 5
+        self.length = GUESS_LENGTH    # the guessed word's length, on the guess-length view
+        self.pick = None              # the doubles action the chooser points at (kept apart from the length)
         self.animate_until = 0.0
         self._shuffle = random.Random()   # only for the tumbling faces of the animation
+
+    def draft_extra(self):
+        extra = {}
+        if self.view.startswith("guess"):
+            extra.update(guesser=self.guesser, length=self.length)
+        if self.state.choosing and self.pick is not None:
+            extra["pick"] = self._pick()
+        return extra
+
+    def restore(self, draft):
+        super().restore(draft)
+        if draft.get("guesser") in (0, 1):
+            self.guesser = draft["guesser"]
+        if draft.get("length") in rules.WORD_LENGTHS:
+            self.length = draft["length"]
+        if self.state.choosing and draft.get("pick") in rules.actions_left(self.state):
+            self.pick = draft["pick"]
+
+    def _pick(self) -> int:
+        left = rules.actions_left(self.state)
+        return self.pick if self.pick in left else left[0]
 
     # --- keys -------------------------------------------------------------------------
     def softkeys(self, now):
@@ -71,44 +87,44 @@ class PlayMode(GameMode):
         if press.long:
             if key == "K2" and not s.choosing:
                 self.view = "status" if self.view != "status" else "dice"
-                return
-            return self.app.refuse("Hold K1: undo, K2: status, K4: menu.")
+                return []
+            return [Refuse("Hold K1: undo, K2: status, K4: menu.")]
         if s.finished:
-            return self.over_key(key, "status", "dice")
+            return self.over_key(key, "status")
         if s.choosing:
             return self._choose(key)
-        getattr(self, "_" + self.view.replace("-", "_"))(key, now)
+        return getattr(self, "_" + self.view.replace("-", "_"))(key, now)
 
     def _dice(self, key, now):
         if key == "K1":
-            if self.submit({"kind": "roll", "dice": list(roll_dice(self.rng))}, cue="roll"):
+            actions = self.submit({"kind": "roll", "dice": list(roll_dice(self.rng))}, cue="roll")
+            if not refused(actions):
                 self.animate_until = now + ANIMATION_S
-        elif key == "K2":
-            self.view = "guess-who"
-        elif key == "K3":
-            self.submit({"kind": "question"})
-        else:
-            self.app.switch(ListMode(self.app, "Cryptic Words", [
-                ("End of round", self._end_round), ("Status", self._status), ("Back", self._back)],
-                back=self._back))
+            return actions
+        if key == "K2":
+            self.view, self.length = "guess-who", GUESS_LENGTH
+            return []
+        if key == "K3":
+            return self.submit({"kind": "question"})
+        return [Go(ListScreen("Cryptic Words", [
+            ("End of round", lambda: [Back()] + self._end_round()), ("Status", lambda: [Back()] + self._status()),
+            ("Back", [Back()])]))]
 
-    def _back(self):
+    def _end_round(self) -> list:
         self.view = "dice"
-        self.app.switch(self)
+        return self.submit({"kind": "end_round"}, cue="score")
 
-    def _end_round(self):
-        self._back()
-        self.submit({"kind": "end_round"}, cue="score")
-
-    def _choose(self, key):
+    def _choose(self, key) -> list:
         left = rules.actions_left(self.state)
         if key in ("K1", "K2"):
             step = -1 if key == "K1" else 1
-            self.length = left[(left.index(self.length) + step) % len(left)] if self.length in left else left[0]
-        elif key == "K3":
-            self.submit({"kind": "choose", "action": self.length if self.length in left else left[0]})
-        else:
-            self.app.refuse("Choose an action with K1/K2, then K3.")
+            self.pick = left[(left.index(self._pick()) + step) % len(left)]
+            return []
+        if key == "K3":
+            actions = self.submit({"kind": "choose", "action": self._pick()})
+            self.pick = None
+            return actions
+        return [Refuse("Choose an action with K1/K2, then K3.")]
 
     def _guess_who(self, key, now):
         if key in ("K1", "K2"):
@@ -116,15 +132,17 @@ class PlayMode(GameMode):
             self.view = "guess-right"
         else:
             self.view = "dice"
+        return []
 
     def _guess_right(self, key, now):
         if key == "K1":
             self.view = "guess-length"
         elif key == "K2":
             self.view = "dice"
-            self.submit({"kind": "guess", "player": self.guesser, "correct": False}, cue="error")
+            return self.submit({"kind": "guess", "player": self.guesser, "correct": False}, cue="error")
         else:
             self.view = "dice"
+        return []
 
     def _guess_length(self, key, now):
         lengths = list(rules.WORD_LENGTHS)
@@ -133,15 +151,16 @@ class PlayMode(GameMode):
             self.length = lengths[i % len(lengths)]
         elif key == "K3":
             self.view = "dice"
-            self.submit({"kind": "guess", "player": self.guesser, "correct": True, "length": self.length},
-                        cue="score")
+            return self.submit({"kind": "guess", "player": self.guesser, "correct": True, "length": self.length},
+                               cue="score")
         else:
             self.view = "dice"
+        return []
 
-    def _status(self, key=None, now=None):
+    def _status(self, key=None, now=None) -> list:
         """From the More menu: open the status view; in the status view: any key goes back."""
         self.view = "status" if self.view != "status" else "dice"
-        self.app.switch(self)
+        return []
 
     # --- screens ----------------------------------------------------------------------
     def draw(self, p, now):
@@ -159,7 +178,7 @@ class PlayMode(GameMode):
         p.title(f"Round {s.round}", score)
         if s.choosing:
             left = rules.actions_left(s)
-            pick = self.length if self.length in left else left[0]
+            pick = self._pick()
             p.text((2, 12), f"Double {s.dice[0]}-{s.dice[1]} done: pick", 9)
             p.inverse((0, 24, 127, 35), rules.DOUBLE_ACTIONS[pick], 10)
             p.text((2, 38), f"{len(left)} actions left", 8)

@@ -1,137 +1,110 @@
-"""The main menu, the settings and the games' registry."""
+"""The main menu, the saved games, the question before a new game, and the settings."""
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from firmware import __version__, config
+from firmware.actions import Back, Capture, Cue, Go, Home, Refuse, ResumeGame, SaveSetting, SetAside
+from firmware.games import GAMES
+from firmware.modes import cryptic, password, perquackey, taboo
+from firmware.modes.base import ListScreen, Screen
 
-from firmware import __version__, config, paths
-from firmware.games import rules
-from firmware.games.core import replay
-from firmware.journal import Journal
-from firmware.modes.base import ListMode, Mode
-
-
-@dataclass(frozen=True)
-class GameEntry:
-    label: str
-    module: str     # the controller module: has PlayMode and setup(app)
-
-    def controller(self):
-        return importlib.import_module(self.module)
+# Each game's screens, by the rules module they play (the registry's order is the menu's).
+CONTROLLERS = {module.rules.NAME: module for module in (password, perquackey, taboo, cryptic)}
 
 
-GAMES = {
-    "password": GameEntry("Password", "firmware.modes.password"),
-    "perquackey": GameEntry("Perquackey", "firmware.modes.perquackey"),
-    "taboo": GameEntry("Taboo (3 players)", "firmware.modes.taboo"),
-    "cryptic": GameEntry("Cryptic Words", "firmware.modes.cryptic"),
-}
+def play_screen(session):
+    return CONTROLLERS[session.game].PlayScreen(session)
 
 
-def game_mode(app, journal: Journal):
-    """The controller of a saved or new game, its state replayed from the journal."""
-    return GAMES[journal.game].controller().PlayMode(app, journal)
+def setup_screen(game: str, settings: dict):
+    return CONTROLLERS[game].setup(settings)
 
 
-def start_game(app, game: str, settings: dict) -> None:
-    """Begin a new game; the one before it is kept in the history, never thrown away."""
-    current = paths.current_journal()
-    if current.exists():
-        try:
-            previous = Journal.load(current)
-            state = replay(rules(previous.game), previous.settings, previous.events)
-            finished = rules(previous.game).outcome(state) is not None
-            previous.archive(paths.history_dir(), "finished" if finished else "unfinished")
-            if not finished:
-                app.flash("The unfinished game was kept in the history.")
-        except Exception:
-            current.replace(current.with_name("unreadable-previous.jsonl"))
-    journal = Journal.create(current, game, settings, started=app.clock())
-    app.switch(game_mode(app, journal))
-    app.cue("start")
-
-
-def main_menu(app) -> Mode:
+def main_menu(settings: dict, session=None, saved=(), about_rows=()) -> ListScreen:
+    """Resume the game in progress, start one (asking first if one is in progress), the
+    saved games, the settings."""
     items = []
-    current = paths.current_journal()
-    if current.exists():
-        try:
-            saved = Journal.load(current)
-            items.append((f"Resume {GAMES[saved.game].label}", lambda: app.switch(game_mode(app, saved))))
-        except Exception:
-            pass  # app.start already set an unreadable journal aside with a message
-    for entry in GAMES.values():
-        items.append((entry.label, lambda entry=entry: app.switch(entry.controller().setup(app))))
-    items.append(("Settings", lambda: app.switch(settings_menu(app))))
-    return ListMode(app, "TableMate", items)
+    if session is not None:
+        items.append((resume_label(session), [ResumeGame()]))
+    for game in GAMES:
+        def start(name=game.NAME):
+            return [Go(setup_screen(name, settings))]
+        items.append((game.LABEL, start if session is None else
+                      (lambda start=start: [Go(ask_first(session.label, start()))])))
+    if saved:
+        items.append(("Saved games", lambda: [Go(saved_list(saved, session))]))
+    items.append(("Settings", lambda: [Go(SettingsMenu(settings, about_rows))]))
+    return ListScreen("TableMate", items, back=())
+
+
+def resume_label(session) -> str:
+    """"Resume Taboo (3 players)", or, with its timer stopped part-way, "Resume Taboo: paused"."""
+    timer = session.timer()
+    if timer is not None and not timer.running and 0 < timer.left < timer.length:
+        return f"Resume {session.label.split(' (')[0]}: paused"
+    return f"Resume {session.label}"
+
+
+def ask_first(label: str, then: list) -> ListScreen:
+    """A game is in progress and the players chose another: never set it aside silently."""
+    return ListScreen(f"{label.split(' (')[0]} not over", [
+        (f"Resume {label}", [ResumeGame()]),
+        ("Set it aside", [SetAside(), Home(), *then]),
+        ("Cancel", [Back()])])
+
+
+def saved_list(saved, session) -> ListScreen:
+    """Unfinished games set aside, newest first; K3 resumes one."""
+    items = []
+    for game in saved:
+        resume = [ResumeGame(game.path)]
+        items.append((game.label, resume if session is None else
+                      (lambda resume=resume: [Go(ask_first(session.label, resume))])))
+    return ListScreen("Saved games", items)
 
 
 # --- settings -----------------------------------------------------------------------
-class SettingsMenu(ListMode):
-    """Every setting with a menu label, then the tests and About; K3 changes a value and
-    saves it at once (writing only what differs from the defaults)."""
+class SettingsMenu(ListScreen):
+    """Every setting with a menu label, then the tests and About; K3 changes a value (the
+    loop applies it and saves it at once)."""
 
-    def __init__(self, app):
+    def __init__(self, settings: dict, about_rows=()):
+        self.settings = settings   # read here; only the loop changes it (SaveSetting)
         self.menu_settings = [s for s in config.SETTINGS if s.menu]
-        items = [(s.menu, lambda s=s: self.change(s)) for s in self.menu_settings]
-        items += [("Key test", lambda: app.switch(KeyTest(app, self))),
-                  ("Camera test", lambda: app.switch(CameraTest(app, self))),
-                  ("About", lambda: app.switch(about(app, self)))]
-        super().__init__(app, "Settings", items, back=lambda: app.switch(main_menu(app)))
+        items = [(s.menu, lambda s=s: [SaveSetting(s.key, self.next_value(s))]) for s in self.menu_settings]
+        items += [("Key test", lambda: [Go(KeyTest())]),
+                  ("Camera test", lambda: [Go(CameraTest())]),
+                  ("About", lambda: [Go(About(about_rows))])]
+        super().__init__("Settings", items)
+
+    def next_value(self, setting):
+        value, choices = self.settings[setting.key], setting.choices
+        return choices[(choices.index(value) + 1) % len(choices)] if value in choices else choices[0]
 
     def labels(self):
         labels = super().labels()
         for i, s in enumerate(self.menu_settings):
-            value = self.app.settings[s.key]
+            value = self.settings[s.key]
             shown = {True: "on", False: "off"}.get(value, value) if isinstance(value, bool) else value
             labels[i] = f"{s.menu}: {shown}"
         return labels
 
-    def change(self, setting) -> None:
-        values = self.app.settings
-        choices = setting.choices
-        values[setting.key] = choices[(choices.index(values[setting.key]) + 1) % len(choices)] \
-            if values[setting.key] in choices else choices[0]
-        apply_setting(self.app, setting.key)
-        if self.app.config_file is not None:
-            try:
-                config.save(self.app.config_file, values)
-            except OSError as exc:
-                self.app.warn(f"The setting works now but could not be saved to {self.app.config_file} "
-                              f"({exc.strerror}).")
 
-
-def apply_setting(app, key: str) -> None:
-    hw = app.hardware
-    if hw is None:
-        return
-    if key == "display.contrast":
-        hw.display.contrast(app.settings[key])
-    elif key == "sound.enabled":
-        hw.sounder.enabled = app.settings[key]
-
-
-def settings_menu(app) -> Mode:
-    return SettingsMenu(app)
-
-
-class KeyTest(Mode):
+class KeyTest(Screen):
     """Shows each key's last gesture, so wiring and the long-press time can be checked."""
 
     title = "Key test"
 
-    def __init__(self, app, back):
-        super().__init__(app)
-        self.back, self.seen = back, {}
+    def __init__(self):
+        self.seen = {}
 
     def softkeys(self, now):
         return ("", "", "", "hold:Back")
 
     def on_key(self, press, now):
         if press.long and press.key == "K4":
-            return self.app.switch(self.back)
+            return [Back()]
         self.seen[press.key] = "long" if press.long else "short"
-        self.app.cue("click")
+        return [Cue("click")]
 
     def draw(self, p, now):
         p.title("Key test", "hold K4: back")
@@ -141,43 +114,34 @@ class KeyTest(Mode):
             p.centre(self.seen.get(key, "-"), 32, 10, x, x + 32)
 
 
-class CameraTest(Mode):
-    """K3 takes a picture, shows it small and saves it under the state folder."""
+class CameraTest(Screen):
+    """K3 takes a picture (on the worker), shows it small and saves it under the state folder."""
 
     title = "Camera test"
 
-    def __init__(self, app, back):
-        super().__init__(app)
-        self.back, self.thumb, self.note = back, None, "K3 takes a picture."
+    def __init__(self):
+        self.thumb, self.note, self.busy = None, "K3 takes a picture.", False
 
     def softkeys(self, now):
-        return ("", "", "Capture", "Back")
+        return ("", "", "..." if self.busy else "Capture", "Back")
 
     def on_key(self, press, now):
         if press.key == "K4":
-            return self.app.switch(self.back)
+            return [Back()]
         if press.key != "K3":
-            return self.app.refuse("K3 captures, K4 goes back.")
-        camera = self.app.hardware.camera if self.app.hardware else None
-        if camera is None:
-            return self.app.refuse("No camera: set camera.source (see `tablemate doctor`).")
-        try:
-            frame = camera.capture()
-        except OSError as exc:
-            return self.app.refuse(str(exc))
-        import time
+            return [Refuse("K3 captures, K4 goes back.")]
+        if self.busy:
+            return [Refuse("Still taking the picture: a moment.")]
+        self.busy, self.note = True, "Taking a picture..."
+        return [Capture()]
 
-        import cv2
-        from PIL import Image
-        folder = paths.state_dir() / "captures"
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / time.strftime("capture-%Y%m%d-%H%M%S.jpg", time.localtime(now))
-        cv2.imwrite(str(target), frame)
-        rgb = Image.fromarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
-        rgb.thumbnail((80, 40))
-        self.thumb = rgb.convert("1")
-        self.note = f"{frame.shape[1]}x{frame.shape[0]} saved as {target.name}"
-        self.app.cue("click")
+    def on_result(self, done, now):
+        self.busy = False
+        if done.error:
+            self.note = "K3 takes a picture."
+            return [Refuse(done.error)]
+        self.thumb, self.note = done.value
+        return [Cue("click")]
 
     def draw(self, p, now):
         p.title("Camera test")
@@ -188,16 +152,11 @@ class CameraTest(Mode):
             p.message(self.note)
 
 
-class About(ListMode):
+class About(ListScreen):
     """The version and the hardware found, one line each (K1/K2 scroll, K4 back)."""
 
-    def __init__(self, app, back):
-        hw = app.hardware
-        rows = [f"{'simulated' if hw is None or hw.simulated else 'real'} hardware"]
-        rows += [f"{part}: {what}" for part, what in (hw.found.items() if hw else [])]
-        rows += [f"saves in {paths.state_dir()}"]
-        super().__init__(app, f"TableMate {__version__}", [(row, lambda: None) for row in rows],
-                         back=lambda: app.switch(back))
+    def __init__(self, rows):
+        super().__init__(f"TableMate {__version__}", [(row, []) for row in rows] or [("", [])])
 
     def softkeys(self, now):
         return ("Up", "Down", "", "Back")
@@ -207,7 +166,3 @@ class About(ListMode):
         top = min(max(0, self.cursor - 3), max(0, len(self.items) - 4))
         for i, row in enumerate(self.labels()[top:top + 4]):
             p.text((2, 11 + i * 10), row, p.fit(row, 9, 124))
-
-
-def about(app, back) -> Mode:
-    return About(app, back)

@@ -1,29 +1,26 @@
 """Password at the table: the dial, the keys for what happened to each clue, the score pad."""
 from __future__ import annotations
 
+from firmware.actions import Refuse, StartGame
 from firmware.games import password as rules
-from firmware.modes.game import GameMode
-from firmware.modes.setup import PRESET_NAMES, Field, FormMode
-
-LABEL = "Password"
+from firmware.modes.game import GameScreen
+from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 
 
-def setup(app):
-    from firmware.modes import menu
+def setup(settings: dict) -> FormScreen:
     fields = [Field("Players", ["4 (teams)", "3"])]
     fields += [Field(f"Team {t} {ab}", PRESET_NAMES, PRESET_NAMES[i], names=True)
                for i, (t, ab) in enumerate([(1, "A"), (1, "B"), (2, "A"), (2, "B")])]
-    fields += [Field("First clue", ["Team 1", "Team 2"],
-                     f"Team {app.settings['password.first_team']}")]
+    fields += option_fields(rules, settings)
 
     def done(v):
         if v["Players"] == "3":
             names = {"G": v["Team 1 A"], "R1": v["Team 1 B"], "R2": v["Team 2 A"]}
-            settings = {"players": 3, "names": names}
+            game = {"players": 3, "names": names}
         else:
             names = {"A1": v["Team 1 A"], "B1": v["Team 1 B"], "A2": v["Team 2 A"], "B2": v["Team 2 B"]}
-            settings = {"players": 4, "names": names, "first_team": int(v["First clue"][-1])}
-        menu.start_game(app, "password", settings)
+            game = {"players": 4, "names": names, "first_team": int(option_values(rules, settings, v)["first_team"])}
+        return [StartGame("password", game)]
 
     def check(v):
         count = 3 if v["Players"] == "3" else 4
@@ -32,15 +29,12 @@ def setup(app):
             return "Each player needs a different name."
         return None
 
-    return FormMode(app, "Password set-up", fields, done, lambda: app.switch(menu.main_menu(app)), check)
+    return FormScreen("password", "Password set-up", fields, done, check)
 
 
-class PlayMode(GameMode):
-    game = rules
-
-    def __init__(self, app, journal):
-        super().__init__(app, journal)
-        self.view = "dial"           # "dial", "pad" or "challenge"
+class PlayScreen(GameScreen):
+    home_view = "dial"
+    views = ("dial", "pad", "challenge")
 
     # --- keys -------------------------------------------------------------------------
     def softkeys(self, now):
@@ -64,47 +58,45 @@ class PlayMode(GameMode):
         if press.long:
             if press.key == "K2":
                 self.view = "dial" if self.view == "pad" else "pad"
-                return
-            return self.app.refuse("Hold K1: undo, hold K2: score pad, hold K4: menu.")
+                return []
+            return [Refuse("Hold K1: undo, hold K2: score pad, hold K4: menu.")]
         key = press.key
         if self.view == "pad":
             if key == "K4":
                 self.view = "dial"
-            return
+            return []
         if rules.is_over(s):
-            return self.over_key(key, "pad", "dial")
+            return self.over_key(key, "pad")
         if self.view == "challenge":
             self.view = "dial"
             if key in ("K1", "K2"):
-                self.submit({"kind": "challenge", "one_word": key == "K1"}, cue="score")
-            return
+                return self.submit({"kind": "challenge", "one_word": key == "K1"}, cue="score")
+            return []
         if s.form:
             return self._form_try(key)
         if s.players == 3:
             return self._three_player(key)
         if key == "K1":
-            self.submit({"kind": "missed"}, cue="click")
-        elif key == "K2":
-            self.submit({"kind": "guessed"}, cue="score")
-        elif key == "K3":
-            self.submit({"kind": "form"}, cue="warning")
-        else:
-            self.view = "challenge"
+            return self.submit({"kind": "missed"}, cue="click")
+        if key == "K2":
+            return self.submit({"kind": "guessed"}, cue="score")
+        if key == "K3":
+            return self.submit({"kind": "form"}, cue="warning")
+        self.view = "challenge"
+        return []
 
     def _form_try(self, key):
         if key == "K1":
-            self.submit({"kind": "missed"}, cue="error")
-        elif key == "K2":
-            self.submit({"kind": "guessed", "who": self.state.form}, cue="score")
-        else:
-            self.app.refuse("One more try: K1 if it was wrong, K2 if exact.")
+            return self.submit({"kind": "missed"}, cue="error")
+        if key == "K2":
+            return self.submit({"kind": "guessed", "who": self.state.form}, cue="score")
+        return [Refuse("One more try: K1 if it was wrong, K2 if exact.")]
 
     def _three_player(self, key):
         if key == "K1":
-            self.submit({"kind": "missed"}, cue="click")
-        else:
-            who = {"K2": "R1", "K3": "R2", "K4": "both"}[key]
-            self.submit({"kind": "guessed", "who": who}, cue="score")
+            return self.submit({"kind": "missed"}, cue="click")
+        who = {"K2": "R1", "K3": "R2", "K4": "both"}[key]
+        return self.submit({"kind": "guessed", "who": who}, cue="score")
 
     # --- screens ----------------------------------------------------------------------
     def draw(self, p, now):

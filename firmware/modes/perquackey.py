@@ -2,33 +2,30 @@
 the words, the scoreboard, and what the best possible throw would have been."""
 from __future__ import annotations
 
+from firmware.actions import Back, Go, ReadCubes, Refuse, Solve, StartGame, Warn, WarmUp
 from firmware.games import perquackey as rules
-from firmware.modes.base import Mode
-from firmware.modes.game import GameMode
-from firmware.modes.setup import PRESET_NAMES, Field, FormMode
+from firmware.modes.base import Screen, refused
+from firmware.modes.game import GameScreen
+from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 from firmware.modes.timing import TimerCues, mmss
 
-LABEL = "Perquackey"
 MAX_PLAYERS = 6
 
 
-def setup(app):
-    from firmware.modes import menu
+def setup(settings: dict) -> FormScreen:
     fields = [Field("Players", ["1 (solo)", 2, 3, 4, 5, 6], 2), Field("Partners", ["off", "on"])]
     fields += [Field(f"Player {i + 1}", PRESET_NAMES, PRESET_NAMES[i], names=True) for i in range(MAX_PLAYERS)]
     fields += [Field("Starts", [f"Player {i + 1}" for i in range(MAX_PLAYERS)])]
+    fields += option_fields(rules, settings)
 
     def count(v):
         return 1 if v["Players"] == "1 (solo)" else v["Players"]
 
     def done(v):
         n = count(v)
-        settings = {**rules.rules_of({k.split(".", 1)[1]: val for k, val in app.settings.items()
-                                      if k.startswith("perquackey.")}),
-                    "names": [v[f"Player {i + 1}"] for i in range(n)], "partners": v["Partners"] == "on",
-                    "first": int(v["Starts"].split()[-1]) - 1}
-        settings["ten_letter_row"] = str(settings["ten_letter_row"])
-        menu.start_game(app, "perquackey", settings)
+        return [StartGame("perquackey", {
+            **option_values(rules, settings, v), "names": [v[f"Player {i + 1}"] for i in range(n)],
+            "partners": v["Partners"] == "on", "first": int(v["Starts"].split()[-1]) - 1})]
 
     def check(v):
         n = count(v)
@@ -39,25 +36,25 @@ def setup(app):
             return f"Only {n} player(s): choose who starts among them."
         return None
 
-    return FormMode(app, "Perquackey set-up", fields, done, lambda: app.switch(menu.main_menu(app)), check)
+    return FormScreen("perquackey", "Perquackey set-up", fields, done, check)
 
 
-class LetterEntry(Mode):
+class LetterEntry(Screen):
     """Set each cube's top letter by choosing among that cube's six faces: K1 previous cube,
     K2 next face, K3 next cube, K4 done.  Red cubes are drawn inverted; a reading the
     camera was unsure of is underlined until it is looked at."""
 
-    def __init__(self, app, play, faces: list[str], letters: list[str], red: list[bool], unsure: list[bool]):
-        super().__init__(app)
-        self.play, self.faces, self.letters, self.red, self.unsure = play, faces, letters, red, unsure
-        self.cursor = unsure.index(True) if True in unsure else 0
+    def __init__(self, play: "PlayScreen", letters: list[str], unsure: list[bool], cursor: int | None = None):
+        self.play, self.faces, self.red = play, play.cube_faces(), play.red()
+        self.letters, self.unsure = list(letters), list(unsure)
+        self.cursor = cursor if cursor is not None else (unsure.index(True) if True in unsure else 0)
 
     def softkeys(self, now):
         return ("<", "Face", ">", "Done")
 
     def on_key(self, press, now):
         if press.long:
-            return self.app.refuse("K1/K3 move, K2 changes the letter, K4 done.")
+            return [Refuse("K1/K3 move, K2 changes the letter, K4 done.")]
         n = len(self.faces)
         if press.key == "K1":
             self.cursor = (self.cursor - 1) % n
@@ -70,14 +67,27 @@ class LetterEntry(Mode):
             self.unsure[self.cursor] = False
         else:
             if "?" in self.letters:
-                return self.app.refuse("Some cubes have no letter yet (shown as ?).")
-            self.app.switch(self.play)
-            self.play.submit({"kind": "letters", "letters": "".join(self.letters)})
+                return [Refuse("Some cubes have no letter yet (shown as ?).")]
+            actions = self.play.submit({"kind": "letters", "letters": "".join(self.letters)})
+            return actions if refused(actions) else [Back()] + actions
+        return []
 
     def draw(self, p, now):
         p.title("Cubes", f"cube {self.cursor + 1}/{len(self.faces)}")
         draw_cubes(p, self.letters, self.red, self.unsure, self.cursor)
         p.text((2, 43), "faces: " + " ".join(sorted(set(self.faces[self.cursor]))), 8)
+
+    def draft(self):
+        return {"screen": "letters", "letters": "".join(self.letters), "unsure": self.unsure, "cursor": self.cursor}
+
+    @classmethod
+    def restore(cls, play: "PlayScreen", draft: dict) -> "LetterEntry | None":
+        letters, unsure, cursor = draft.get("letters"), draft.get("unsure"), draft.get("cursor")
+        n = len(play.cube_faces())
+        if not (isinstance(letters, str) and len(letters) == n and isinstance(unsure, list) and len(unsure) == n
+                and isinstance(cursor, int) and 0 <= cursor < n):
+            return None
+        return cls(play, list(letters), [bool(u) for u in unsure], cursor)
 
 
 def draw_cubes(p, letters, red, unsure=None, cursor=None, y=12):
@@ -96,36 +106,46 @@ def draw_cubes(p, letters, red, unsure=None, cursor=None, y=12):
 
 
 
-def _warm_up() -> None:
-    """Build the word index and the reader's reference glyphs on a side thread while the
-    players set up, so the first Read or score does not stall the loop (each takes a
-    second or two on a Pi).  Both are pure computations cached for the process."""
-    import threading
 
-    def work():
-        try:
-            from firmware.house_words import load_wordlist
-            load_wordlist()
-            from vision.classifier import references
-            references()
-        except Exception:
-            pass  # the same work runs again, with its errors shown, when it is needed
-    threading.Thread(target=work, name="warm-up", daemon=True).start()
+class PlayScreen(GameScreen):
+    home_view = "turn"
+    views = ("turn", "count", "result", "board")
 
-
-class PlayMode(GameMode):
-    game = rules
-
-    def __init__(self, app, journal):
-        super().__init__(app, journal)
+    def __init__(self, session):
+        super().__init__(session)
         self.cues = TimerCues(warn_at=30, ticks_from=10)
-        self.view = "turn"            # "turn", "count", "result", "board"
         self.counts: dict[int, int] = {}
         self.row = 0
         self.board_cursor = 0
         self.last_solution = None
-        _warm_up()
+        self.reading = False          # the worker is reading the cubes
 
+    def on_open(self):
+        # the word index and the reader's references take a second or two on a Pi:
+        # built on the worker while the players set up, not when first needed
+        return [WarmUp()] + self._solve_last()
+
+    def draft_extra(self):
+        if self.view == "count":
+            return {"counts": {str(k): v for k, v in self.counts.items() if v}, "row": self.row}
+        if self.view == "board" and self.board_cursor:
+            return {"side": self.board_cursor}
+        return {}
+
+    def restore(self, draft):
+        super().restore(draft)
+        counts, row = draft.get("counts"), draft.get("row")
+        if self.view == "count":
+            if isinstance(counts, dict):
+                self.counts = {int(k): v for k, v in counts.items() if str(k).isdigit() and isinstance(v, int)
+                               and 0 <= v <= rules.WORDS_PER_GROUP}
+            if isinstance(row, int) and 0 <= row < len(self.lengths()):
+                self.row = row
+        if self.view == "result" and not self.state.history:
+            self.view = self.home_view
+        side = draft.get("side")
+        if self.view == "board" and isinstance(side, int) and 0 <= side < len(self.state.names):
+            self.board_cursor = side
 
     # --- helpers ----------------------------------------------------------------------
     @property
@@ -139,7 +159,7 @@ class PlayMode(GameMode):
         return list(range(rules.shortest(self.vulnerable()), rules.LONGEST + 1))
 
     def tick(self, now):
-        self.cues.update(self.app, self.state.timer, now)
+        return self.cues.update(self.state.timer, now)
 
     # --- keys -------------------------------------------------------------------------
     def softkeys(self, now):
@@ -153,7 +173,7 @@ class PlayMode(GameMode):
         if self.view == "board":
             return ("Up", "Down", "Illegal" if s.partners else "", "Back")
         if s.timer is None:
-            return ("Read", "Letters", "Timer", "Board")
+            return ("..." if self.reading else "Read", "Letters", "Timer", "Board")
         if s.timer.expired(now):
             return ("", "Count", "", "Board")
         return ("Resume" if not s.timer.running else "Pause", "Count", "", "Board")
@@ -163,11 +183,11 @@ class PlayMode(GameMode):
         if press.long:
             if key == "K2" and self.view in ("turn", "board"):
                 self.view = "board" if self.view != "board" else "turn"
-                return
-            return self.app.refuse("Hold K1: undo, K2: scoreboard, K4: menu.")
+                return []
+            return [Refuse("Hold K1: undo, K2: scoreboard, K4: menu.")]
         if s.finished:
-            return self.over_key(key, "board", "turn")
-        getattr(self, f"_key_{self.view}")(key, now)
+            return self.over_key(key, "board")
+        return getattr(self, f"_key_{self.view}")(key, now)
 
     def _key_turn(self, key, now):
         s = self.state
@@ -175,17 +195,20 @@ class PlayMode(GameMode):
             self.view, self.board_cursor = "board", 0
         elif s.timer is None:
             if key == "K1":
-                self.read_cubes()
-            elif key == "K2":
-                self.key_in_letters()
-            else:
-                self.submit({"kind": "start", "at": now}, cue="start")
+                if self.reading:
+                    return [Refuse("Still reading the cubes: a moment.")]
+                self.reading = True
+                return [ReadCubes(self.vulnerable(), self.state.rules["red_set"])]
+            if key == "K2":
+                return [Go(self.letter_entry())]
+            return self.submit({"kind": "start", "at": now}, cue="start")
         elif key == "K1" and not s.timer.expired(now):
-            self.submit({"kind": "pause" if s.timer.running else "resume", "at": now})
+            return self.submit({"kind": "pause" if s.timer.running else "resume", "at": now})
         elif key == "K2":
             self.view, self.counts, self.row = "count", {}, 0
         else:
-            self.app.refuse("K2 counts the words.")
+            return [Refuse("K2 counts the words.")]
+        return []
 
     def _key_count(self, key, now):
         lengths = self.lengths()
@@ -197,15 +220,24 @@ class PlayMode(GameMode):
         elif key == "K3":
             self.counts[n] = max(0, self.counts.get(n, 0) - 1)
         else:
-            letters = self.state.letters
-            if self.submit({"kind": "score", "counts": {str(k): v for k, v in self.counts.items() if v}},
-                           cue="score"):
-                self.view = "result"
-                self.last_solution = self._solve(letters)
+            actions = self.submit({"kind": "score", "counts": {str(k): v for k, v in self.counts.items() if v}},
+                                  cue="score")
+            if not refused(actions):
+                self.view, self.counts, self.last_solution = "result", {}, None
+                actions += self._solve_last()
+            return actions
+        return []
+
+    def _solve_last(self) -> list:
+        """What the last throw could have made, for the result screen (on the worker)."""
+        if self.view != "result" or not self.state.history or not self.state.history[-1].letters:
+            return []
+        return [Solve(self.state.history[-1].letters)]
 
     def _key_result(self, key, now):
         if key == "K4":
             self.view = "turn"
+        return []
 
     def _key_board(self, key, now):
         n = len(self.state.names)
@@ -214,51 +246,40 @@ class PlayMode(GameMode):
         elif key == "K2":
             self.board_cursor = (self.board_cursor + 1) % n
         elif key == "K3":
-            self.submit({"kind": "illegal", "side": self.board_cursor}, cue="error")
+            return self.submit({"kind": "illegal", "side": self.board_cursor}, cue="error")
         else:
             self.view = "turn"
+        return []
+
+    # --- slow work coming back --------------------------------------------------------
+    def on_result(self, done, now):
+        if isinstance(done.request, ReadCubes):
+            self.reading = False
+            if self.state.timer is not None or self.state.finished:
+                return []   # the throw moved on while the camera worked
+            if done.error:
+                return [Refuse(done.error), Go(self.letter_entry())]
+            letters, unsure = done.value
+            return [Go(self.letter_entry(letters, unsure))]
+        if isinstance(done.request, Solve):
+            if done.error:
+                return [Warn(done.error)]
+            history = self.state.history
+            if self.view == "result" and history and history[-1].letters == done.request.letters:
+                self.last_solution = done.value
+        return []
 
     # --- cubes --------------------------------------------------------------------------
-    def _cube_faces(self) -> list[str]:
+    def cube_faces(self) -> list[str]:
         return list(rules.cubes(self.vulnerable(), self.state.rules["red_set"]))
 
-    def _red(self) -> list[bool]:
-        return [i >= len(rules.BLACK_CUBES) for i in range(len(self._cube_faces()))]
+    def red(self) -> list[bool]:
+        return [i >= len(rules.BLACK_CUBES) for i in range(len(self.cube_faces()))]
 
-    def key_in_letters(self, letters=None, unsure=None) -> None:
-        faces = self._cube_faces()
-        letters = list(letters or self.state.letters or "?" * len(faces))
-        self.app.switch(LetterEntry(self.app, self, faces, letters, self._red(), unsure or [False] * len(faces)))
-
-    def read_cubes(self) -> None:
-        """Photograph the throw, read it, and let the player check it (or key it in)."""
-        camera = self.app.hardware.camera if self.app.hardware else None
-        if camera is None:
-            self.app.refuse("No camera: key the letters in.")
-            return self.key_in_letters()
-        try:
-            from vision.reader import read_throw
-            # a live camera gives two frames of the same throw, read together
-            frames = [camera.capture() for _ in range(2 if getattr(camera, "live", False) else 1)]
-            reading = read_throw(frames, vulnerable=self.vulnerable(), red_set=self.state.rules["red_set"])
-        except ImportError as exc:
-            self.app.refuse(f"The cube reader is not installed ({exc.name}): key the letters in.")
-            return self.key_in_letters()
-        except (OSError, ValueError) as exc:
-            self.app.refuse(f"{exc} Key the letters in.")
-            return self.key_in_letters()
-        self.key_in_letters(reading.letters_by_cube, reading.unsure_by_cube)
-
-    def _solve(self, letters: str):
-        if not letters:
-            return None
-        try:
-            from firmware.games.words import solve
-            from firmware.house_words import load_wordlist
-            return solve(load_wordlist(), letters)
-        except (ImportError, ValueError, OSError) as exc:
-            self.app.warn(f"The solver is not available ({exc}).")
-            return None
+    def letter_entry(self, letters=None, unsure=None) -> LetterEntry:
+        n = len(self.cube_faces())
+        letters = list(letters or self.state.letters or "?" * n)
+        return LetterEntry(self, letters, unsure or [False] * n)
 
     # --- screens ----------------------------------------------------------------------
     def draw(self, p, now):
@@ -278,11 +299,13 @@ class PlayMode(GameMode):
         name = s.names[self.player]
         p.title(f"R{s.round} {name}", f"{s.scores[self.player]}" + (" VUL" if self.vulnerable() else ""))
         if s.timer is None:
-            if s.letters:
-                draw_cubes(p, s.letters, self._red())
+            if self.reading:
+                p.centre("Reading the cubes...", 24, 10)
+            elif s.letters:
+                draw_cubes(p, s.letters, self.red())
             else:
-                p.centre(f"{len(self._cube_faces())} cubes" + (", no 3s" if self.vulnerable() else ""), 14, 12)
-                p.centre("K1 read them, K3 start", 32, 9)
+                p.centre(f"{len(self.cube_faces())} cubes" + (", no 3s" if self.vulnerable() else ""), 14, 12)
+                p.centre("Reading..." if self.reading else "K1 read them, K3 start", 32, 9)
             return
         remaining = s.timer.remaining(now)
         if remaining <= 0:

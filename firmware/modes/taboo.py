@@ -1,40 +1,38 @@
 """Three-player Taboo at the table: who does what this round, the timer, the counts."""
 from __future__ import annotations
 
+from firmware.actions import Refuse, StartGame
 from firmware.games import taboo as rules
-from firmware.modes.game import GameMode
-from firmware.modes.setup import PRESET_NAMES, Field, FormMode
+from firmware.modes.base import refused
+from firmware.modes.game import GameScreen
+from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 from firmware.modes.timing import TimerCues, mmss
 
-LABEL = "Taboo (3 players)"
 
-
-def setup(app):
-    from firmware.modes import menu
+def setup(settings: dict) -> FormScreen:
     fields = [Field(f"Player {i + 1}", PRESET_NAMES, PRESET_NAMES[i], names=True) for i in range(3)]
-    fields += [Field("Round", [30, 45, 60, 90, 120], app.settings["taboo.round_s"]),
-               Field("Skunk rule", ["off", "on"], "on" if app.settings["taboo.skunk_rule"] else "off")]
+    fields += option_fields(rules, settings)
 
     def done(v):
-        menu.start_game(app, "taboo", {"names": [v[f"Player {i + 1}"] for i in range(3)],
-                                       "round_s": v["Round"], "skunk_rule": v["Skunk rule"] == "on"})
+        return [StartGame("taboo", {"names": [v[f"Player {i + 1}"] for i in range(3)],
+                                    **option_values(rules, settings, v)})]
 
     def check(v):
         return None if len({v[f"Player {i + 1}"] for i in range(3)}) == 3 else "Each player needs a different name."
 
-    return FormMode(app, "Taboo set-up", fields, done, lambda: app.switch(menu.main_menu(app)), check)
+    return FormScreen("taboo", "Taboo set-up", fields, done, check)
 
 
-class PlayMode(GameMode):
-    game = rules
+class PlayScreen(GameScreen):
+    home_view = "round"
+    views = ("round", "summary", "standings")   # summary: after a round
 
-    def __init__(self, app, journal):
-        super().__init__(app, journal)
+    def __init__(self, session):
+        super().__init__(session)
         self.cues = TimerCues(warn_at=None, ticks_from=10)
-        self.view = "round"      # "round", "summary" (after a round) or "standings"
 
     def tick(self, now):
-        self.cues.update(self.app, rules.active_timer(self.state), now)
+        return self.cues.update(rules.active_timer(self.state), now)
 
     def _time_up(self, now) -> bool:
         t = self.state.timer
@@ -58,43 +56,41 @@ class PlayMode(GameMode):
         s, ph, key = self.state, rules.phase(self.state), press.key
         if press.long:
             if key == "K3" and ph == "playing":  # end the round early (a wrongly set timer)
-                if self.submit({"kind": "end_round", "at": now}, cue="score"):
-                    self._show_summary()
-                return
+                return self._end_round(now)
             if key == "K2":
                 self.view = "round" if self.view == "standings" else "standings"
-                return
-            return self.app.refuse("Hold K1: undo, K2: scores, K3: end the round, K4: menu.")
+                return []
+            return [Refuse("Hold K1: undo, K2: scores, K3: end the round, K4: menu.")]
         if self.view != "round":
             if key == "K4":
                 self.view = "round"
-            return
+            return []
         if ph == "over":
-            return self.over_key(key, "standings", "round")
+            return self.over_key(key, "standings")
         if ph == "tied":
             kind = {"K1": "overtime", "K2": "co_winners"}.get(key)
-            return self.submit({"kind": kind, "at": now}) if kind else self.app.refuse("K1 overtime, K2 co-winners.")
+            return self.submit({"kind": kind, "at": now}) if kind else [Refuse("K1 overtime, K2 co-winners.")]
         if ph == "ready":
             if key == "K1":
-                self.submit({"kind": "start", "at": now}, cue="start")
-            elif key == "K2":
+                return self.submit({"kind": "start", "at": now}, cue="start")
+            if key == "K2":
                 self.view = "standings"
-            elif key == "K3":
-                self.submit({"kind": "refuse", "at": now})
-            else:
-                self.app.refuse("K1 starts the round.")
-            return
+                return []
+            if key == "K3":
+                return self.submit({"kind": "refuse", "at": now})
+            return [Refuse("K1 starts the round.")]
         if key == "K4":
             if self._time_up(now):
-                if self.submit({"kind": "end_round", "at": now}, cue="score"):
-                    self._show_summary()
-                return
+                return self._end_round(now)
             return self.submit({"kind": "pause" if s.timer.running else "resume", "at": now})
         kind = {"K1": "correct", "K2": "pass", "K3": "buzz"}[key]
-        self.submit({"kind": kind, "at": now}, cue="score" if kind == "correct" else "click")
+        return self.submit({"kind": kind, "at": now}, cue="score" if kind == "correct" else "click")
 
-    def _show_summary(self):
-        self.view = "summary"
+    def _end_round(self, now) -> list:
+        actions = self.submit({"kind": "end_round", "at": now}, cue="score")
+        if not refused(actions):
+            self.view = "summary"
+        return actions
 
     # --- screens ----------------------------------------------------------------------
     def draw(self, p, now):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+from firmware.actions import Cue
+
 
 def mmss(seconds: float) -> str:
     whole = math.ceil(max(0.0, seconds))
@@ -17,17 +19,18 @@ class TimerCues:
         self.warn_at, self.ticks_from = warn_at, ticks_from
         self._shown: int | None = None
 
-    def update(self, app, timer, now: float) -> None:
+    def update(self, timer, now: float) -> list:
         if timer is None or not timer.running:
             self._shown = None
-            return
+            return []
         second = math.ceil(timer.remaining(now))
         last, self._shown = self._shown, second
         if last is None or second >= last:
-            return
+            return []
         if second == 0:
-            app.cue("time-up")
-        elif second <= self.ticks_from:
-            app.cue("tick")
-        elif self.warn_at is not None and last > self.warn_at >= second:
-            app.cue("warning")
+            return [Cue("time-up")]
+        if second <= self.ticks_from:
+            return [Cue("tick")]
+        if self.warn_at is not None and last > self.warn_at >= second:
+            return [Cue("warning")]
+        return []

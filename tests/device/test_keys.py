@@ -66,3 +66,40 @@ def test_key_names_parse():
     import pytest
     with pytest.raises(ValueError):
         KeyPress.parse("K5")
+
+
+def test_two_quick_presses_stay_two_when_no_tick_came_between():
+    """Issue 11, defect 9: a busy loop that did not tick between two presses of one key
+    merged them (a piped "K3 K3 K2" then lost the second K3)."""
+    g = KeyGestures(debounce_s=0.03, long_s=0.8)
+    out = []
+    for t, down in [(0.0, True), (0.001, False), (0.2, True), (0.201, False)]:
+        out += g.edge(Edge("K3", down, t))
+    out += g.tick(0.3)
+    assert out == [KeyPress("K3"), KeyPress("K3")]
+
+
+
+def test_the_simulated_finger_counts_its_waits_on_the_keypad_clock():
+    """Issue 11, defect 9: on a busy machine the keypad stamps an edge a little after the
+    loop read the clock; a finger counting from the loop's older time pressed again inside
+    the quiet window, and a piped "K3 K3 K2" lost a press."""
+    from device.simulated import Finger
+    pins = {"K1": 5, "K2": 6, "K3": 13, "K4": 19}
+    factory, now, lag, edges = MockFactory(), [0.0], [0.012], []
+    clock = lambda: now[0] + lag[0]                  # noqa: E731  the callbacks run late
+    pad = Keypad(pins, edges.append, clock, pin_factory=factory)
+    gestures, finger, presses = KeyGestures(0.03, 0.8), Finger(factory, pins, 0.8, 0.03, clock), []
+    finger.press(KeyPress("K3"), now[0])
+    finger.press(KeyPress("K3"), now[0])
+    lag[0] = 0.0                                     # the second press finds the machine idle
+    while now[0] < 0.5:
+        now[0] += 0.01
+        finger.tick(now[0])
+        for edge in edges:
+            presses += gestures.edge(edge)
+        edges.clear()
+        presses += gestures.tick(now[0])
+    assert presses == [KeyPress("K3"), KeyPress("K3")]
+    pad.close()
+    factory.close()

@@ -132,7 +132,7 @@ def test_the_game_goes_on_with_sounds_when_the_panel_fails(box):
     bus.unplugged = True
     box.press("K3", "K3")                        # the first game's set-up, then start it
     box.wait(1.0)
-    assert type(box.mode).__name__ == "PlayMode" and box.hw.sounder.last_cue == "start"
+    assert type(box.mode).__name__ == "PlayScreen" and box.hw.sounder.last_cue == "start"
     assert box.hw.describe()[-1].startswith("display fault: Nothing answers")
 
 

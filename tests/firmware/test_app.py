@@ -7,7 +7,7 @@ from pathlib import Path
 
 from firmware import paths
 from firmware.journal import Journal
-from firmware.modes.base import ListMode
+from firmware.modes.base import ListScreen
 from tests.conftest import Box
 
 
@@ -16,7 +16,7 @@ def labels(box):
 
 
 def test_start_shows_the_main_menu_with_every_game(box):
-    assert isinstance(box.mode, ListMode)
+    assert isinstance(box.mode, ListScreen)
     assert labels(box) == ["Password", "Perquackey", "Taboo (3 players)", "Cryptic Words", "Settings"]
     assert box.frame is not None and box.frame.getbbox() is not None
 
@@ -64,7 +64,7 @@ def test_a_wrong_key_gets_a_message_and_an_error_cue(box):
 def start_password(box):
     box.press("K3")                              # Password
     box.press("K3")                              # Start with the preset names
-    assert box.mode.__class__.__name__ == "PlayMode"
+    assert box.mode.__class__.__name__ == "PlayScreen"
 
 
 def test_a_password_game_from_the_keys(box):
@@ -151,7 +151,7 @@ def test_an_unreadable_saved_game_is_set_aside_with_a_message(clock, state_home)
     box = Box(clock)
     assert box.mode.title == "TableMate" and "could not be read" in box.app.log[-1]
     assert not (state_home / "current.jsonl").exists()
-    assert list(state_home.glob("unreadable-*.jsonl"))
+    assert list((state_home / "history").glob("*-unreadable.jsonl"))
     box.close()
 
 
@@ -175,7 +175,17 @@ def test_a_finished_game_left_on_screen_is_filed_as_finished(clock, state_home):
     box.close()                                  # the box is switched off on the final screen
     again = Box(clock)                           # it resumes on the final screen
     assert again.mode.outcome is not None
-    from firmware.modes import menu
-    menu.start_game(again.app, "taboo", {"names": ["A", "B", "C"]})
+    again.press("K4")                            # to the menu: the finished game is filed
     assert [p.name.split("-", 2)[2] for p in (state_home / "history").iterdir()] == ["password-finished.jsonl"]
     again.close()
+
+
+def test_the_registry_agrees_with_the_menu_and_the_readme(box):
+    """The games are listed once (firmware.games.GAMES): the menu and the README follow it."""
+    from firmware.games import GAMES
+    assert labels(box) == [game.LABEL for game in GAMES] + ["Settings"]
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    sections = readme.split("\n## The games\n")[1].split("\n## ")[0].split("\n### ")[1:]
+    assert [s.split()[0] for s in sections] == [game.LABEL.split()[0] for game in GAMES]
+    for section, game in zip(sections, GAMES):
+        assert ("timer" in section.lower()) == game.HAS_TIMER, game.NAME

@@ -124,3 +124,16 @@ def test_the_window_display_opens_headless(state_home):
                        env={"SDL_VIDEODRIVER": "dummy"})
     assert result.returncode == 0, result.stderr
 
+
+
+def test_replay_leaves_out_a_step_that_does_not_fit(state_home):
+    """Issue 11, defect 7: a damaged but well-formed event is named, never a traceback."""
+    journal = state_home / "g.jsonl"
+    journal.write_text('{"tablemate_journal": 1, "game": "taboo", "settings": {"names": ["A", "B", "C"]}}\n'
+                       '{"kind": "start", "at": null}\n{"kind": "start", "at": 5.0}\n{"kind": "correct", "at": 6}\n'
+                       '{"kind": "end_round", "at": 70}\n')
+    result = tablemate("replay", str(journal))
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert "step 1 (start) does not fit the game" in result.stderr
+    assert json.loads(result.stdout)["scores"] == {"A": 1, "B": 1, "C": 0}
+    assert journal.read_text().count("\n") == 5           # replay only reads

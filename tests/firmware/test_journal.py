@@ -57,15 +57,18 @@ def test_an_unreadable_header_is_a_clear_error(tmp_path):
         Journal.load(path)
 
 
-def test_undo_drops_the_last_event_durably(tmp_path):
+def test_dropped_events_are_gone_durably(tmp_path):
     j = make(tmp_path)
-    assert j.drop(-1) == EVENTS[-1]
+    j.drop([len(EVENTS) - 1])
     assert Journal.load(j.path).events == EVENTS[:-1]
 
 
-def test_a_finished_game_is_archived(tmp_path):
-    j = make(tmp_path)
-    target = j.archive(tmp_path / "history", "finished")
-    assert target.parent.name == "history" and "password-finished" in target.name
-    assert not (tmp_path / "g.jsonl").exists()
-    assert json.loads(target.read_text().split("\n")[0])["tablemate_journal"] == 1
+def test_a_draft_is_replaced_whole_and_removed_when_done(tmp_path):
+    from firmware.journal import Draft
+    draft = Draft(tmp_path / "draft.json")
+    assert draft.load() is None
+    draft.save({"screens": [{"screen": "play", "view": "count"}]})
+    assert Draft(tmp_path / "draft.json").load() == {"screens": [{"screen": "play", "view": "count"}]}
+    assert not (tmp_path / "draft.json.tmp").exists()
+    draft.save(None)
+    assert not (tmp_path / "draft.json").exists()

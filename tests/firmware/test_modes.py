@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from firmware.modes import cryptic as cryptic_mode
-from firmware.modes.base import MessageMode
+from firmware.modes.base import MessageScreen
 from tests.conftest import Box
 
 MENU_POSITION = {"password": 0, "perquackey": 1, "taboo": 2, "cryptic": 3}
@@ -14,13 +14,13 @@ KEYS = ["K1", "K2", "K3", "K4", "K1-long", "K2-long", "K3-long", "K4-long"]
 
 def open_game(box, game):
     box.press(*["K2"] * MENU_POSITION[game], "K3", "K3")
-    assert box.mode.__class__.__name__ == "PlayMode", box.mode
+    assert box.mode.__class__.__name__ == "PlayScreen", box.mode
     return box.mode
 
 
 @pytest.fixture(autouse=True)
 def seeded_dice(monkeypatch):
-    monkeypatch.setattr(cryptic_mode.PlayMode, "rng", random.Random(5))
+    monkeypatch.setattr(cryptic_mode.PlayScreen, "rng", random.Random(5))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -33,7 +33,7 @@ def test_any_key_at_any_moment_never_crashes(clock, game, keys, waits, tmp_path_
     for key, wait in zip(keys, waits):
         box.press(key)
         box.wait(wait, step=1.0)
-        assert not (isinstance(box.mode, MessageMode) and box.mode.title == "Sorry"), box.app.log[-1]
+        assert not (isinstance(box.mode, MessageScreen) and box.mode.title == "Sorry"), box.app.log[-1]
     box.close()
 
 
