@@ -1,141 +1,268 @@
-"""Finding the cube faces in a photo of the table and straightening each into a square.
+"""Finding the cubes' top faces in a photo of the table and straightening each into a square.
 
-Faces are the bright, nearly colourless squares; the table can be any colour or texture,
-so the image is first flattened (divided by a heavy blur of itself, which removes uneven
-light) and faces are taken as the whitest regions.  Touching faces are split by eroding
-the mask until the pieces have the size of one face."""
+Nothing here assumes the faces are brighter than the table (cream cubes on white paper
+are darker than it).  What holds on any table: every top face carries one dark or red
+glyph in its middle, the glyph's strokes and the face's border run along the face's own
+axes, the border is a strong change of brightness (to the table, to a side face, to the
+rounded edge), and every cube in a throw is the same size.  So:
+
+1. glyph seeds: thin dark marks on a lighter ground (a morphological black-hat), joined
+   into one blob per letter;
+2. for each seed, the face's axes from the gradients round it (the four-fold mean angle),
+   and the face's border along each axis from the glyph-free image (a closing wipes the
+   ink off the face): the strongest change of brightness along each of the four rays;
+3. the side of a top face is learned from the throw (all cubes are the same size) and
+   the search is run again with it;
+4. candidates that overlap are one cube: the top face is the squarest and largest of
+   them (a side face is a foreshortened strip joined to it); a side face's letter never
+   becomes a cube of its own.
+
+An optional frame of the empty table (the camera fixed on the box) restricts the seeds
+to what changed, which removes table texture (gingham, wood grain, paper edges)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-WORK_WIDTH = 820          # faces are found on a copy this wide; warped from the full image
+from vision.bright import bright_outlines, order_corners
+
+WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the full image
 FACE_PIXELS = 96          # the straightened face
+FIRST_SIDE = 0.05         # of the photo's width: the first guess at a face's side
+INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
+OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
+CHANGED = 30              # grey levels that count as a change from the empty table
 
 
 @dataclass
 class Face:
-    corners: np.ndarray    # 4x2 float32, in the input image's pixels
+    corners: np.ndarray    # 4x2 float32, in the input image's pixels, clockwise
     centre: tuple[float, float]
     square: np.ndarray     # FACE_PIXELS x FACE_PIXELS BGR, straightened
+    likeness: float = 1.0      # how much the candidate looked like a top face, 0..1
 
 
-def table_level(low: np.ndarray, block: int) -> np.ndarray:
-    """The table's own brightness everywhere: a low percentile of each block (faces are
-    brighter and shadows darker than most of a block), smoothed over the blocks."""
-    h, w = low.shape
-    bh, bw = max(1, h // block), max(1, w // block)
-    cut = low[:bh * block, :bw * block].reshape(bh, block, bw, block).transpose(0, 2, 1, 3).reshape(bh, bw, -1)
-    level = np.percentile(cut, 35, axis=2).astype(np.float32)
-    if min(bh, bw) >= 3:
-        level = cv2.medianBlur(level, 3)
-    return cv2.resize(cv2.GaussianBlur(level, (0, 0), 0.8), (w, h), interpolation=cv2.INTER_LINEAR)
+@dataclass
+class Rejected:
+    corners: np.ndarray
+    reason: str
 
 
-def whiteness(image: np.ndarray, face_side: float) -> np.ndarray:
-    """How many times brighter than the table each pixel is in its darkest channel, so
-    faces stand out on any table colour (a red cloth or green felt counts as dark), and
-    by the same ratio in the light and in the shade."""
-    low = image.min(axis=2).astype(np.float32)
-    level = table_level(low, max(8, int(face_side * 1.5)))
-    return np.maximum(low / (level + 8) - 1, 0)
+@dataclass
+class Search:
+    """What the finder saw: the faces kept, the candidates rejected and why, and the side
+    of a top face it learned (in the input image's pixels)."""
+    faces: list[Face] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    side: float = 0.0
 
 
-def _order(corners: np.ndarray) -> np.ndarray:
-    """Corners clockwise from the top-left, so every warp has the same handedness."""
-    c = corners.astype(np.float32)
-    centre = c.mean(axis=0)
-    angles = np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0])
-    c = c[np.argsort(angles)]
-    start = np.argmin(c.sum(axis=1))
-    return np.roll(c, -start, axis=0)
+def _odd(x: float) -> int:
+    return max(3, int(x) // 2 * 2 + 1)
 
 
-def _quad(contour: np.ndarray) -> np.ndarray:
-    """The face's four corners: a fitted quadrilateral if the outline has one, else the
-    minimum-area rectangle (slight keystone makes faces not quite square)."""
-    hull = cv2.convexHull(contour)
-    peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.04, 0.06):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float32)
-    return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+def _disc(size: float) -> np.ndarray:
+    k = _odd(size)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
-
-def _hulls(mask: np.ndarray) -> list[np.ndarray]:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return [cv2.convexHull(c) for c in contours if cv2.contourArea(c) > 40]
-
-
-def _separate(score: np.ndarray, hull: np.ndarray, face_area: float) -> list[np.ndarray]:
-    """A region the size of several faces is touching cubes: their faces are brighter
-    than the rounded edges between them, so a higher threshold inside it parts them."""
-    blob = np.zeros(score.shape, np.uint8)
-    cv2.fillConvexPoly(blob, hull.reshape(-1, 2).astype(np.int32), 255)
-    inside = score[blob > 0]
-    for share in (0.75, 0.85, 0.92):
-        mask = ((score > share * np.percentile(inside, 90)) & (blob > 0)).astype(np.uint8) * 255
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        parts = [h for h in _hulls(mask) if 0.35 * face_area < cv2.contourArea(h) < 1.6 * face_area]
-        if len(parts) >= 2:
-            return parts
-    return [hull]
+def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None) -> list[tuple[float, float, float]]:
+    """Centres and sizes of letter-like dark marks: thinner than a fifth of a face, much
+    darker than the ground round them, about the size of a letter once their pieces are
+    joined."""
+    gray_f = gray.astype(np.float32)
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _disc(side * 0.25)).astype(np.float32)
+    ink = (dark / (gray_f + dark + 10) > INK_DEPTH).astype(np.uint8) * 255
+    if changed is not None:
+        ink &= changed
+    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _disc(side * 0.12))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    seeds = []
+    for x, y, w, h, area in stats[1:]:
+        extent = max(w, h)
+        if 0.2 * side <= extent <= 1.0 * side and area >= 0.015 * side * side:
+            seeds.append((x + w / 2, y + h / 2, float(extent)))
+    return seeds
 
 
-def _grow(hull: np.ndarray, factor: float) -> np.ndarray:
-    centre = hull.reshape(-1, 2).mean(axis=0)
-    return ((hull.reshape(-1, 2) - centre) * factor + centre).astype(np.float32)
+def face_angle(gx: np.ndarray, gy: np.ndarray, cx: float, cy: float, radius: float) -> float:
+    """The face's axes (mod 90 degrees) from the gradients round a seed: the glyph's
+    strokes and the face's border run along them, so the mean of four times each
+    gradient's angle, weighted by its strength, points along an axis."""
+    h, w = gx.shape
+    x0, y0 = max(0, int(cx - radius)), max(0, int(cy - radius))
+    x1, y1 = min(w, int(cx + radius) + 1), min(h, int(cy + radius) + 1)
+    a, b = gx[y0:y1, x0:x1], gy[y0:y1, x0:x1]
+    total = (np.hypot(a, b) * np.exp(4j * np.arctan2(b, a))).sum()
+    return float(np.angle(total) / 4)
 
 
-def find_faces(image: np.ndarray) -> list[Face]:
-    """Every cube face in a BGR photo, straightened, in no particular order.
+def _rays(centre: np.ndarray, angle: float, side: float):
+    """Points along the four rays from a seed: strips as wide as half a face, so the
+    glyph's own shape does not decide where the border is."""
+    reach = np.arange(0.22 * side, 1.0 * side, 0.5, dtype=np.float32)
+    across = np.linspace(-0.22 * side, 0.22 * side, 7, dtype=np.float32)
+    for k in range(4):
+        a = angle + k * np.pi / 2
+        along = np.array([np.cos(a), np.sin(a)], np.float32)
+        normal = np.array([-along[1], along[0]], np.float32)
+        yield reach, centre + reach[None, :, None] * along + across[:, None, None] * normal
 
-    A face is taken where the darkest channel is well above the table's level (the
-    brightest few pixels of the picture set what "well above" means); the letter leaves
-    a hole and the rounded cube edges a dark border, so each bright region's hull is one
-    face, even when cubes touch."""
-    scale = WORK_WIDTH / image.shape[1]
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    side = small.shape[1] / 12          # a first guess, refined from what is found
-    hulls: list[np.ndarray] = []
+
+def border_distances(clean: np.ndarray, centre: np.ndarray, angle: float, side: float) -> list[float]:
+    """How far the face reaches from the seed along each of its four axes: where the
+    glyph-free image changes most along the ray."""
+    found = []
+    for reach, points in _rays(centre, angle, side):
+        samples = cv2.remap(clean, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+        profile = cv2.GaussianBlur(np.median(samples, axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
+        change = np.abs(np.gradient(profile))[:int(len(reach) * 0.85)]
+        found.append(float(reach[int(np.argmax(change))]))
+    return found
+
+
+def _corners(centre: np.ndarray, angle: float, reach: list[float]) -> np.ndarray:
+    along = np.array([np.cos(angle), np.sin(angle)], np.float32)
+    normal = np.array([-along[1], along[0]], np.float32)
+    right, down, left, up = reach
+    return np.array([centre + right * along + down * normal, centre - left * along + down * normal,
+                     centre - left * along - up * normal, centre + right * along - up * normal], np.float32)
+
+
+@dataclass
+class _Candidate:
+    corners: np.ndarray       # working-image pixels
+    width: float
+    height: float
+    evenness: float = 0.0     # spread of the glyph-free face's brightness over its mean (a face is even)
+    contrast: float = 0.0     # how much darker the darkest ink is than the face, over the face
+
+    @property
+    def likeness(self) -> float:
+        """How much this looks like a top face, 0..1 (size aside)."""
+        return self.squareness * min(1.0, self.contrast / 0.7) * float(np.exp(-self.evenness / 0.06))
+
+    @property
+    def area(self) -> float:
+        return self.width * self.height
+
+    @property
+    def squareness(self) -> float:
+        return min(self.width, self.height) / max(self.width, self.height, 1e-6)
+
+
+def _candidates(gray: np.ndarray, side: float, changed: np.ndarray | None,
+                outlines: list[np.ndarray]) -> list[_Candidate]:
+    """A candidate round every glyph seed, and one for every outline found another way."""
+    blurred = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
+    gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
+    clean = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, _disc(side * 0.25)).astype(np.float32)
+    found = []
+    for x, y, _ in glyph_seeds(gray, side, changed):
+        centre = np.array([x, y], np.float32)
+        angle = face_angle(gx, gy, x, y, side * 0.6)
+        reach = border_distances(clean, centre, angle, side)
+        corners = _corners(centre, angle, reach)
+        found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], *_inside(gray, clean, corners)))
+    for corners in outlines:
+        (_, _), (w, h), _ = cv2.minAreaRect(corners)
+        found.append(_Candidate(corners.astype(np.float32), w, h, *_inside(gray, clean, corners)))
+    return found
+
+
+def _inside(gray: np.ndarray, clean: np.ndarray, corners: np.ndarray) -> tuple[float, float]:
+    """The evenness of a candidate's glyph-free middle, and its glyph's contrast: a face
+    is evenly lit plastic with dark ink on it; table texture and shadows are not."""
+    middle = corners.mean(axis=0)
+    inner = order_corners((corners - middle) * 0.7 + middle)
+    to_patch = cv2.getPerspectiveTransform(inner, np.float32([[0, 0], [23, 0], [23, 23], [0, 23]]))
+    face = cv2.warpPerspective(clean, to_patch, (24, 24))
+    ink = cv2.warpPerspective(gray, to_patch, (24, 24)).astype(np.float32)
+    level = float(np.median(face)) + 1
+    return float(face.std() / level), float((level - np.percentile(ink, 5)) / level)
+
+
+def _overlap(a: _Candidate, b: _Candidate) -> float:
+    area, _ = cv2.intersectConvexConvex(a.corners, b.corners)
+    return area / max(1.0, min(a.area, b.area))
+
+
+def _changed(image: np.ndarray, background: np.ndarray | None, scale: float) -> np.ndarray | None:
+    """Where the table no longer looks empty (None without a frame of the empty table)."""
+    if background is None:
+        return None
+    if background.shape != image.shape:
+        raise ValueError(f"The empty-table frame is {background.shape[1]}x{background.shape[0]} but the photo is "
+                         f"{image.shape[1]}x{image.shape[0]}: take both with the same camera setting.")
+    diff = cv2.absdiff(image, background).max(axis=2)
+    diff = cv2.resize(diff, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    mask = (cv2.GaussianBlur(diff, (0, 0), 1.5) > CHANGED).astype(np.uint8) * 255
+    return cv2.dilate(mask, _disc(WORK_WIDTH * 0.01))
+
+
+def _learn_side(gray, side: float, changed, outlines) -> tuple[float, list[_Candidate]]:
+    """The side of a top face, learned from the throw (every cube is the same size): the
+    median of the candidates that look most like faces, searched for again with it."""
+    candidates: list[_Candidate] = []
     for _ in range(2):
-        score = whiteness(small, side)
-        top = float(np.percentile(score, 99.5))
-        if top < 0.12:                  # nothing is much brighter than the table
-            return []
-        mask = (score > 0.45 * top).astype(np.uint8) * 255
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        hulls_all = _hulls(mask)
-        hulls = [h for h in hulls_all if _squareness(h) > 0.6]
-        if not hulls:
-            return []
-        side = float(np.sqrt(np.median([cv2.contourArea(h) for h in hulls])))
-    face_area = side * side
-    faces = []
-    for hull in hulls_all:
-        area = cv2.contourArea(hull)
-        if area >= 1.6 * face_area:
-            faces += _separate(score, hull, face_area)
-        elif area > 0.4 * face_area and _squareness(hull) > 0.6:
-            faces.append(hull)
-    result = []
-    for hull in faces:
-        corners = _order(_quad(_grow(hull, 1.04).reshape(-1, 1, 2)) / scale)
-        result.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners)))
-    return result
+        candidates = _candidates(gray, side, changed, outlines)
+        likely = [c for c in candidates if c.likeness > 0.4]
+        if not likely:
+            break
+        side = float(np.median([np.sqrt(c.area) for c in likely]))
+    return side, candidates
 
 
-def _squareness(contour: np.ndarray) -> float:
-    """1 for a filled square; lower for long, thin or ragged shapes."""
-    (_, _), (w, h), _ = cv2.minAreaRect(contour)
-    if min(w, h) == 0:
-        return 0.0
-    fill = cv2.contourArea(contour) / (w * h)
-    return min(w, h) / max(w, h) * fill
+def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Search:
+    """Every top face in a BGR photo, straightened, with the candidates rejected."""
+    scale = min(1.0, WORK_WIDTH / image.shape[1])
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    changed = _changed(image, background, scale)
+    outlines = bright_outlines(small)
+    # first guesses at the side: the bright faces' if there are any, and a usual size
+    guesses = [small.shape[1] * FIRST_SIDE]
+    if outlines:
+        guesses.append(float(np.median([np.sqrt(cv2.contourArea(o)) for o in outlines])))
+    side, candidates = max((_learn_side(gray, guess, changed, outlines) for guess in guesses),
+                           key=lambda found: sum(c.likeness > 0.4 for c in found[1]))
+    search = Search(side=side / scale)
+    kept: list[_Candidate] = []
+    for c in sorted(candidates, key=lambda c: -(c.likeness * min(c.area, side * side * 1.3))):
+        reason = _refusal(c, side)
+        if reason is None:
+            twin = next((k for k in kept if _overlap(c, k) > OVERLAP), None)
+            reason = None if twin is None else "overlaps a squarer face (a side face or a second seed)"
+        if reason:
+            search.rejected.append(Rejected(order_corners(c.corners / scale), reason))
+            continue
+        kept.append(c)
+    for c in kept:
+        corners = order_corners(c.corners / scale)
+        search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.likeness))
+    return search
+
+
+def _refusal(c: _Candidate, side: float) -> str | None:
+    """Why a candidate is not a top face, or None."""
+    if c.squareness < 0.6:
+        return f"not square ({c.squareness:.2f}): a side face or a shadow"
+    if not 0.45 * side * side < c.area < 1.8 * side * side:
+        return f"not the size of the other faces ({np.sqrt(c.area) / side:.2f} of their side)"
+    if c.evenness > 0.15:
+        return f"uneven inside ({c.evenness:.2f}): table texture or a shadow edge"
+    if c.contrast < 0.35:
+        return f"no dark glyph inside (contrast {c.contrast:.2f})"
+    return None
+
+
+def find_faces(image: np.ndarray, background: np.ndarray | None = None) -> list[Face]:
+    """Every top face in a BGR photo, straightened, in no particular order."""
+    return search_faces(image, background).faces
 
 
 def warp(image: np.ndarray, corners: np.ndarray, size: int = FACE_PIXELS) -> np.ndarray:

@@ -16,7 +16,7 @@ from firmware.games import perquackey as pq
 from vision import ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, letter_distances
-from vision.faces import find_faces
+from vision.faces import Rejected, search_faces
 from vision.glyphs import extract_ink
 
 CUBE_SETS = ("classic", "later", "any")
@@ -24,6 +24,8 @@ TEMPERATURE = 0.02         # how fast confidence falls as another letter comes n
 CONFIDENT = 0.85           # below this a reading is marked uncertain
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
+FAIR_MATCH = 0.35          # a glyph this near its nearest reference looks like a letter
+PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
 class CubeCountError(ValueError):
@@ -80,6 +82,13 @@ class _Glyph:
     mask: np.ndarray
     distances: np.ndarray     # to each of the 26 letters
     turns: np.ndarray         # the quarter turn that fits each letter best
+    likeness: float = 1.0     # how much the candidate looked like a top face, 0..1
+
+    @property
+    def plausibility(self) -> float:
+        """A top face with a letter on it: face-like, and its glyph near some letter
+        (a shadow or a paper edge is neither)."""
+        return self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.1))
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
@@ -148,14 +157,30 @@ def _second_opinion(g: _Glyph, chosen: int, possible: str) -> None:
             return
 
 
-def _glyphs(image: np.ndarray) -> list[_Glyph]:
+def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected]) -> list[_Glyph]:
+    search = search_faces(image, background)
+    rejected.extend(search.rejected)
     glyphs = []
-    for face in find_faces(image):
+    for face in search.faces:
         ink = extract_ink(face.square)
-        if ink is not None:           # a bright square without a glyph is not a face
-            distances, turns = letter_distances(ink.mask, ink.bar_below)
-            glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns))
+        if ink is None:               # a square without a glyph is not a top face
+            rejected.append(Rejected(face.corners, "no glyph in the middle"))
+            continue
+        distances, turns = letter_distances(ink.mask, ink.bar_below)
+        glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
+                             face.likeness))
     return glyphs
+
+
+def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:
+    """The candidates that are cubes: never more than `most`, the most plausible first;
+    when the number of cubes is not `known`, only those plausible enough."""
+    ranked = sorted(glyphs, key=lambda g: -g.plausibility)
+    keep = [g for g in ranked[:most] if known or g.plausibility >= PLAUSIBLE]
+    for g in ranked[len(keep):]:
+        rejected.append(Rejected(g.corners, f"less like a cube face than the {len(keep)} kept "
+                                            f"({g.plausibility:.2f})"))
+    return [g for g in glyphs if any(g is k for k in keep)]
 
 
 def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
@@ -172,28 +197,33 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
         same = [o for o in same if np.hypot(o.centre[0] - g.centre[0], o.centre[1] - g.centre[1]) < side / 2]
         distances = np.mean([o.distances for o in same], axis=0)
         red = sum(o.red for o in same) * 2 > len(same)
-        combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns))
+        combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
+                               float(np.mean([o.likeness for o in same]))))
     return combined
 
 
 def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | None = None,
-               use_ocr: bool = True, debug: list | None = None) -> Reading:
+               use_ocr: bool = True, debug: list | None = None, background: np.ndarray | None = None) -> Reading:
     """Read every cube in a BGR photo.  `expected` is the number of cubes the throw has,
-    if known; `debug`, if given, receives each glyph's working with its reading."""
-    return read_frames([image], cube_set, expected, use_ocr, debug)
+    if known; `background` a frame of the empty table from the same fixed camera, if
+    there is one; `debug`, if given, receives (glyph working, reading) for each cube and
+    (rejected candidate, None) for each candidate that was not taken for a cube."""
+    return read_frames([image], cube_set, expected, use_ocr, debug, background)
 
 
 def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: int | None = None,
-                use_ocr: bool = True, debug: list | None = None) -> Reading:
+                use_ocr: bool = True, debug: list | None = None, background: np.ndarray | None = None) -> Reading:
     """Read a throw from one or more frames taken from the same place."""
     if cube_set not in CUBE_SETS:
         raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
     start = time.perf_counter()
-    glyphs = _combine([_glyphs(image) for image in images])
+    rejected: list[Rejected] = []
+    glyphs = _combine([_glyphs(image, background, rejected if i == 0 else []) for i, image in enumerate(images)])
+    most = len(cube_list(cube_set, expected)) if expected and cube_set != "any" else expected
+    if not most and cube_set != "any":
+        most = len(pq.cubes(True, cube_set))      # no more cubes than the largest throw
+    glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
     cubes = cube_list(cube_set, expected or len(glyphs))
-    if cubes and len(glyphs) > len(cubes):
-        raise CubeCountError(f"Found {len(glyphs)} cubes but the set has only {len(cubes)}: "
-                             f"is something else on the table?")
     reading = Reading(cube_faces=cubes)
     owners, choices = _decide(glyphs, cubes)
     doubtful = [g for g, (_, _, uncertain) in zip(glyphs, choices) if uncertain]
@@ -214,6 +244,7 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     reading.ms = (time.perf_counter() - start) * 1000
     if debug is not None:
         debug.extend(zip(glyphs, reading.cubes))
+        debug.extend((r, None) for r in rejected)
     reading.cubes.sort(key=lambda c: (c.y, c.x))
     return reading
 
