@@ -34,7 +34,8 @@ def whiteness(image: np.ndarray, face_side: float) -> np.ndarray:
     """How many times brighter than the table each pixel is in its darkest channel, so
     faces stand out on any table colour (a red cloth or green felt counts as dark), and
     by the same ratio in the light and in the shade."""
-    low = image.min(axis=2).astype(np.float32)
+    b, g, r = cv2.split(image)
+    low = cv2.min(cv2.min(b, g), r).astype(np.float32)
     level = table_level(low, max(8, int(face_side * 1.5)))
     return np.maximum(low / (level + 8) - 1, 0)
 

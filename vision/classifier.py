@@ -26,8 +26,9 @@ NEIGHBOURS = 3
 
 @dataclass(frozen=True)
 class References:
-    vectors: np.ndarray      # one HOG row per reference glyph
+    vectors: np.ndarray      # one HOG row per reference glyph, grouped by letter
     letters: np.ndarray      # the letter index of each row
+    starts: np.ndarray       # where each letter's rows start (and, last, where they end)
 
 
 def _variants(letter: str, font, stretch: float):
@@ -70,7 +71,10 @@ def references() -> References:
             for mask in _masks(base):
                 vectors.append(features(normalise(mask)))
                 letters.append(index)
-    return References(np.array(vectors, np.float32), np.array(letters))
+    order = np.argsort(letters, kind="stable")
+    letters = np.array(letters)[order]
+    starts = np.searchsorted(letters, np.arange(len(LETTERS) + 1))
+    return References(np.array(vectors, np.float32)[order], letters, starts)
 
 
 def letter_distances(mask: np.ndarray, turns: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -79,14 +83,14 @@ def letter_distances(mask: np.ndarray, turns: int | None = None) -> tuple[np.nda
     `turns` fixes the quarter turn when an orientation bar was seen."""
     refs = references()
     candidates = rotations(mask)
-    allowed = range(4) if turns is None else (turns,)
-    best = np.full(len(LETTERS), np.inf, np.float32)
-    best_turn = np.zeros(len(LETTERS), np.int64)
-    for k in allowed:
-        v = features(candidates[k])
-        d = np.linalg.norm(refs.vectors - v, axis=1)
-        for index in range(len(LETTERS)):
-            near = np.partition(d[refs.letters == index], NEIGHBOURS)[:NEIGHBOURS].mean()
-            if near < best[index]:
-                best[index], best_turn[index] = near, k
-    return best, best_turn
+    allowed = list(range(4)) if turns is None else [turns]
+    v = np.array([features(candidates[k]) for k in allowed])
+    # squared distances to every reference in every allowed quarter turn at once
+    d = np.sqrt(np.maximum((v * v).sum(1)[:, None] - 2 * v @ refs.vectors.T
+                           + (refs.vectors * refs.vectors).sum(1)[None, :], 0))
+    near = np.empty((len(allowed), len(LETTERS)), np.float32)
+    for index in range(len(LETTERS)):
+        group = d[:, refs.starts[index]:refs.starts[index + 1]]
+        near[:, index] = np.partition(group, NEIGHBOURS, axis=1)[:, :NEIGHBOURS].mean(axis=1)
+    best_row = near.argmin(axis=0)
+    return near.min(axis=0), np.array(allowed)[best_row]

@@ -24,7 +24,7 @@ TEMPERATURE = 0.02         # how fast confidence falls as another letter comes n
 CONFIDENT = 0.85           # below this a reading is marked uncertain
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
-FAIR_MATCH = 0.35          # a glyph this near its nearest reference looks like a letter
+FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
@@ -88,7 +88,7 @@ class _Glyph:
     def plausibility(self) -> float:
         """A top face with a letter on it: face-like, and its glyph near some letter
         (a shadow or a paper edge is neither)."""
-        return self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.1))
+        return self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.25))
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
