@@ -33,6 +33,7 @@ FACE_PIXELS = 96          # the straightened face
 FIRST_SIDE = 0.05         # of the photo's width: the first guess at a face's side
 INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
+SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -111,17 +112,20 @@ def _rays(centre: np.ndarray, angle: float, side: float):
         yield reach, centre + reach[None, :, None] * along + across[:, None, None] * normal
 
 
-def border_distances(clean: np.ndarray, centre: np.ndarray, angle: float, side: float) -> list[float]:
-    """How far the face reaches from the seed along each of its four axes: where the
-    glyph-free image changes most along the ray."""
-    found = []
+def border_distances(clean: np.ndarray, centre: np.ndarray, angle: float, side: float) -> tuple[list[float], float]:
+    """How far the face reaches from the seed along each of its four axes (where the
+    glyph-free image changes most along the ray), and how sharp the weakest of the four
+    borders is (its change of brightness per pixel over the face's brightness)."""
+    found, sharpness = [], []
     for reach, points in _rays(centre, angle, side):
         samples = cv2.remap(clean, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
         profile = cv2.GaussianBlur(np.median(samples, axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
         change = np.abs(np.gradient(profile))[:int(len(reach) * 0.85)]
-        found.append(float(reach[int(np.argmax(change))]))
-    return found
+        at = int(np.argmax(change))
+        found.append(float(reach[at]))
+        sharpness.append(float(change[at]) * 2 / (profile[0] + 1))    # per pixel of the sampled step (0.5)
+    return found, min(sharpness)
 
 
 def _corners(centre: np.ndarray, angle: float, reach: list[float]) -> np.ndarray:
@@ -139,11 +143,13 @@ class _Candidate:
     height: float
     evenness: float = 0.0     # spread of the glyph-free face's brightness over its mean (a face is even)
     contrast: float = 0.0     # how much darker the darkest ink is than the face, over the face
+    border: float = 1.0       # sharpness of the weakest of its four borders (1 where not measured)
 
     @property
     def likeness(self) -> float:
         """How much this looks like a top face, 0..1 (size aside)."""
-        return self.squareness * min(1.0, self.contrast / 0.7) * float(np.exp(-self.evenness / 0.06))
+        return (self.squareness * min(1.0, self.contrast / 0.7) * float(np.exp(-self.evenness / 0.06))
+                * min(1.0, self.border / SHARP) ** 0.5)
 
     @property
     def area(self) -> float:
@@ -165,12 +171,14 @@ def _candidates(gray: np.ndarray, side: float, changed: np.ndarray | None,
     for x, y, _ in glyph_seeds(gray, side, changed):
         centre = np.array([x, y], np.float32)
         angle = face_angle(gx, gy, x, y, side * 0.6)
-        reach = border_distances(clean, centre, angle, side)
+        reach, sharpness = border_distances(clean, centre, angle, side)
         corners = _corners(centre, angle, reach)
-        found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], *_inside(gray, clean, corners)))
+        found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], *_inside(gray, clean, corners),
+                                sharpness))
     for corners in outlines:
-        (_, _), (w, h), _ = cv2.minAreaRect(corners)
-        found.append(_Candidate(corners.astype(np.float32), w, h, *_inside(gray, clean, corners)))
+        (x, y), (w, h), angle = cv2.minAreaRect(corners)
+        _, sharpness = border_distances(clean, np.array([x, y], np.float32), np.radians(angle), side)
+        found.append(_Candidate(corners.astype(np.float32), w, h, *_inside(gray, clean, corners), sharpness))
     return found
 
 
