@@ -34,6 +34,7 @@ FIRST_SIDE = 0.05         # of the photo's width: the first guess at a face's si
 INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
+TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -143,13 +144,14 @@ class _Candidate:
     height: float
     evenness: float = 0.0     # spread of the glyph-free face's brightness over its mean (a face is even)
     contrast: float = 0.0     # how much darker the darkest ink is than the face, over the face
-    border: float = 1.0       # sharpness of the weakest of its four borders (1 where not measured)
+    border: float = 1.0       # sharpness of the weakest of its four borders
+    tint: float = 0.0         # saturation of the face's lighter half (cube plastic is white or cream)
 
     @property
     def likeness(self) -> float:
         """How much this looks like a top face, 0..1 (size aside)."""
         return (self.squareness * min(1.0, self.contrast / 0.7) * float(np.exp(-self.evenness / 0.06))
-                * min(1.0, self.border / SHARP) ** 0.5)
+                * min(1.0, self.border / SHARP) ** 0.5 * float(np.exp(-max(0.0, self.tint - TINTED) / 0.12)))
 
     @property
     def area(self) -> float:
@@ -160,7 +162,7 @@ class _Candidate:
         return min(self.width, self.height) / max(self.width, self.height, 1e-6)
 
 
-def _candidates(gray: np.ndarray, side: float, changed: np.ndarray | None,
+def _candidates(small: np.ndarray, gray: np.ndarray, side: float, changed: np.ndarray | None,
                 outlines: list[np.ndarray]) -> list[_Candidate]:
     """A candidate round every glyph seed, and one for every outline found another way."""
     blurred = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
@@ -173,18 +175,21 @@ def _candidates(gray: np.ndarray, side: float, changed: np.ndarray | None,
         angle = face_angle(gx, gy, x, y, side * 0.6)
         reach, sharpness = border_distances(clean, centre, angle, side)
         corners = _corners(centre, angle, reach)
-        found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], *_inside(gray, clean, corners),
-                                sharpness))
+        evenness, contrast, tint = _inside(small, gray, clean, corners)
+        found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
+                                tint))
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
         _, sharpness = border_distances(clean, np.array([x, y], np.float32), np.radians(angle), side)
-        found.append(_Candidate(corners.astype(np.float32), w, h, *_inside(gray, clean, corners), sharpness))
+        evenness, contrast, tint = _inside(small, gray, clean, corners)
+        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint))
     return found
 
 
-def _inside(gray: np.ndarray, clean: np.ndarray, corners: np.ndarray) -> tuple[float, float]:
-    """The evenness of a candidate's glyph-free middle, and its glyph's contrast: a face
-    is evenly lit plastic with dark ink on it; table texture and shadows are not."""
+def _inside(small: np.ndarray, gray: np.ndarray, clean: np.ndarray, corners: np.ndarray) -> tuple[float, float, float]:
+    """The evenness of a candidate's glyph-free middle, its glyph's contrast and the tint
+    of its lighter half: a face is evenly lit white or cream plastic with dark ink on it;
+    table texture and shadows are not."""
     middle = corners.mean(axis=0)
     inner = order_corners((corners - middle) * 0.7 + middle)
     to_patch = cv2.getPerspectiveTransform(inner, np.float32([[0, 0], [23, 0], [23, 23], [0, 23]]))
@@ -192,7 +197,10 @@ def _inside(gray: np.ndarray, clean: np.ndarray, corners: np.ndarray) -> tuple[f
     ink = cv2.warpPerspective(gray, to_patch, (24, 24)).astype(np.float32)
     level = float(np.partition(face.ravel(), 288)[288]) + 1         # the median (np.median is slow)
     darkest = float(np.partition(ink.ravel(), 28)[28])               # the 5th percentile
-    return float(face.std() / level), float((level - darkest) / level)
+    colour = cv2.warpPerspective(small, to_patch, (24, 24)).reshape(-1, 3).astype(np.float32)
+    lighter = colour[ink.ravel() >= np.partition(ink.ravel(), 345)[345]].mean(axis=0)   # the top 40 %
+    tint = float((lighter.max() - lighter.min()) / (lighter.max() + 1))
+    return float(face.std() / level), float((level - darkest) / level), tint
 
 
 def _overlap(a: _Candidate, b: _Candidate) -> float:
@@ -213,12 +221,12 @@ def _changed(image: np.ndarray, background: np.ndarray | None, scale: float) -> 
     return cv2.dilate(mask, _disc(WORK_WIDTH * 0.01))
 
 
-def _learn_side(gray, side: float, changed, outlines) -> tuple[float, list[_Candidate]]:
+def _learn_side(small, gray, side: float, changed, outlines) -> tuple[float, list[_Candidate]]:
     """The side of a top face, learned from the throw (every cube is the same size): the
     median of the candidates that look most like faces, searched for again with it."""
     candidates: list[_Candidate] = []
     for _ in range(2):
-        candidates = _candidates(gray, side, changed, outlines)
+        candidates = _candidates(small, gray, side, changed, outlines)
         likely = [c for c in candidates if c.likeness > 0.4]
         if not likely:
             break
@@ -238,7 +246,7 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     if outlines:      # (the bright faces' guess alone, when the two agree)
         bright = float(np.median([np.sqrt(cv2.contourArea(o)) for o in outlines]))
         guesses = [bright] if 0.75 < bright / guesses[0] < 1.33 else guesses + [bright]
-    side, candidates = max((_learn_side(gray, guess, changed, outlines) for guess in guesses),
+    side, candidates = max((_learn_side(small, gray, guess, changed, outlines) for guess in guesses),
                            key=lambda found: sum(c.likeness > 0.4 for c in found[1]))
     search = Search(side=side / scale)
     kept: list[_Candidate] = []
