@@ -101,32 +101,60 @@ def face_angle(gx: np.ndarray, gy: np.ndarray, cx: float, cy: float, radius: flo
     return float(np.angle(total) / 4)
 
 
-def _rays(centre: np.ndarray, angle: float, side: float):
-    """Points along the four rays from a seed: strips as wide as half a face, so the
-    glyph's own shape does not decide where the border is."""
+def _profile(clean: np.ndarray, centre: np.ndarray, along: np.ndarray, normal: np.ndarray,
+             reach: np.ndarray, across: np.ndarray) -> np.ndarray:
+    """The glyph-free image's brightness along a strip from the seed outwards (the median
+    across the strip, so the glyph's own shape does not decide where the border is)."""
+    points = centre + reach[None, :, None] * along + across[:, None, None] * normal
+    samples = cv2.remap(clean, points[..., 0], points[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.GaussianBlur(np.median(samples, axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
+
+
+def _strongest(profile: np.ndarray, reach: np.ndarray, low: float, high: float) -> tuple[float, float]:
+    """Where between `low` and `high` the profile changes most, and by how much per pixel."""
+    change = np.abs(np.gradient(profile)) / float(reach[1] - reach[0])
+    window = np.flatnonzero((reach >= low) & (reach <= high))
+    at = int(window[np.argmax(change[window])])
+    return float(reach[at]), float(change[at])
+
+
+def face_outline(clean: np.ndarray, centre: np.ndarray, angle: float, side: float):
+    """The face round a seed: along each of its four axes, where the glyph-free image
+    changes most (the border); then the same border looked for on either side of the
+    axis, which tilts it to follow the face's own edge (a face seen at a slant is a
+    trapezoid, not a square).  Returns the four corners, the reach along each axis, and
+    how sharp the weakest border is (change per pixel over the face's brightness)."""
     reach = np.arange(0.22 * side, 1.0 * side, 0.5, dtype=np.float32)
-    across = np.linspace(-0.22 * side, 0.22 * side, 7, dtype=np.float32)
+    lines, reaches, sharpness = [], [], []
     for k in range(4):
         a = angle + k * np.pi / 2
         along = np.array([np.cos(a), np.sin(a)], np.float32)
         normal = np.array([-along[1], along[0]], np.float32)
-        yield reach, centre + reach[None, :, None] * along + across[:, None, None] * normal
+        middle = _profile(clean, centre, along, normal, reach, np.linspace(-0.22, 0.22, 7, dtype=np.float32) * side)
+        found, sharp = _strongest(middle, reach, reach[0], reach[int(len(reach) * 0.85)])
+        reaches.append(found)
+        sharpness.append(sharp / (middle[0] + 1))
+        ends = []
+        for offset in (-0.25 * side, 0.25 * side):
+            strip = _profile(clean, centre, along, normal, reach, offset + np.linspace(-0.08, 0.08, 5,
+                                                                                      dtype=np.float32) * side)
+            end, _ = _strongest(strip, reach, found - 0.15 * side, found + 0.15 * side)
+            ends.append(centre + end * along + offset * normal)
+        lines.append((ends[0], ends[1] - ends[0]))
+    corners = [_meet(lines[k], lines[(k + 1) % 4]) for k in range(4)]
+    if any(c is None or np.linalg.norm(c - centre) > 1.5 * side for c in corners):
+        corners = list(_corners(centre, angle, reaches))      # the lines do not make a face: the plain rectangle
+    return np.array(corners, np.float32), reaches, min(sharpness)
 
 
-def border_distances(clean: np.ndarray, centre: np.ndarray, angle: float, side: float) -> tuple[list[float], float]:
-    """How far the face reaches from the seed along each of its four axes (where the
-    glyph-free image changes most along the ray), and how sharp the weakest of the four
-    borders is (its change of brightness per pixel over the face's brightness)."""
-    found, sharpness = [], []
-    for reach, points in _rays(centre, angle, side):
-        samples = cv2.remap(clean, points[..., 0], points[..., 1], cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
-        profile = cv2.GaussianBlur(np.median(samples, axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
-        change = np.abs(np.gradient(profile))[:int(len(reach) * 0.85)]
-        at = int(np.argmax(change))
-        found.append(float(reach[at]))
-        sharpness.append(float(change[at]) * 2 / (profile[0] + 1))    # per pixel of the sampled step (0.5)
-    return found, min(sharpness)
+def _meet(first, second) -> np.ndarray | None:
+    """Where two lines (a point and a direction each) cross, or None if they barely do."""
+    (p, d), (q, e) = first, second
+    det = d[0] * -e[1] - d[1] * -e[0]
+    if abs(det) < 1e-6 * (np.linalg.norm(d) * np.linalg.norm(e) + 1e-9):
+        return None
+    t = ((q[0] - p[0]) * -e[1] - (q[1] - p[1]) * -e[0]) / det
+    return p + t * d
 
 
 def _corners(centre: np.ndarray, angle: float, reach: list[float]) -> np.ndarray:
@@ -173,14 +201,13 @@ def _candidates(small: np.ndarray, gray: np.ndarray, side: float, changed: np.nd
     for x, y, _ in glyph_seeds(gray, side, changed):
         centre = np.array([x, y], np.float32)
         angle = face_angle(gx, gy, x, y, side * 0.6)
-        reach, sharpness = border_distances(clean, centre, angle, side)
-        corners = _corners(centre, angle, reach)
+        corners, reach, sharpness = face_outline(clean, centre, angle, side)
         evenness, contrast, tint = _inside(small, gray, clean, corners)
         found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
                                 tint))
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
-        _, sharpness = border_distances(clean, np.array([x, y], np.float32), np.radians(angle), side)
+        _, _, sharpness = face_outline(clean, np.array([x, y], np.float32), np.radians(angle), side)
         evenness, contrast, tint = _inside(small, gray, clean, corners)
         found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint))
     return found

@@ -59,11 +59,19 @@ def extract_ink(face: np.ndarray) -> Ink | None:
         touches = x <= 0 or y <= 0 or x + w >= inner or y + h >= inner
         if touches and area < inner * inner * 0.05 and (min(w, h) < inner * 0.04 or max(w, h) > inner * 0.7):
             continue   # a sliver of the cube's edge (an orientation bar is shorter and thicker)
-        pieces.append((i, x, y, w, h, area))
+        pieces.append((i, x, y, w, h, area, touches))
     if not pieces:
         return None
-    main = max(pieces, key=lambda p: p[5])
-    for i, _, _, w, h, area in pieces:
+    # the glyph is the largest piece in the middle; what touches the edge outside it is
+    # the next face's letter or the table, seen past an outline a little too large
+    middle = [p for p in pieces if np.abs(centroids[p[0]] - inner / 2).max() < inner * 0.3]
+    main = max(middle or pieces, key=lambda p: p[5])
+    _, mx, my, mw, mh, _, _ = main
+    grown = (mx - 0.1 * mw, my - 0.1 * mh, mx + 1.1 * mw, my + 1.1 * mh)
+    for i, x, y, w, h, area, touches in pieces:
+        if touches and i != main[0] and not (x >= grown[0] and y >= grown[1] and x + w <= grown[2]
+                                             and y + h <= grown[3]):
+            continue
         if i != main[0] and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
             bar_below = _bar_turns(centroids[i], centroids[main[0]])
             continue
