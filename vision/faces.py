@@ -35,6 +35,7 @@ INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must 
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
+JOINED = 0.9              # of a face's own side: a face closer than this beside it is its side face
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -44,6 +45,7 @@ class Face:
     centre: tuple[float, float]
     square: np.ndarray     # FACE_PIXELS x FACE_PIXELS BGR, straightened
     likeness: float = 1.0      # how much the candidate looked like a top face, 0..1
+    rival: float = 0.0         # likeness of a face joined to this one that was taken for its side face
 
 
 @dataclass
@@ -277,19 +279,38 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
                            key=lambda found: sum(c.likeness > 0.4 for c in found[1]))
     search = Search(side=side / scale)
     kept: list[_Candidate] = []
+    rival: dict[int, float] = {}
     for c in sorted(candidates, key=lambda c: -(c.likeness * min(c.area, side * side * 1.3))):
         reason = _refusal(c, side)
         if reason is None:
             twin = next((k for k in kept if _overlap(c, k) > OVERLAP), None)
             reason = None if twin is None else "overlaps a squarer face (a side face or a second seed)"
+        if reason is None:
+            joined = next((k for k in kept if _joined(c, k)), None)
+            if joined is not None:
+                rival[id(joined)] = max(rival.get(id(joined), 0.0), c.likeness)
+                reason = "joined to a face more like a top face: a side face"
         if reason:
             search.rejected.append(Rejected(order_corners(c.corners / scale), reason))
             continue
         kept.append(c)
     for c in kept:
         corners = order_corners(c.corners / scale)
-        search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.likeness))
+        search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.likeness,
+                                 rival.get(id(c), 0.0)))
     return search
+
+
+def _joined(c: _Candidate, k: _Candidate) -> bool:
+    """Whether `c` lies against `k` closer than a whole face: a face sharing an edge with
+    it, i.e. one of the same cube's side faces (two cubes' top faces are at least a face
+    apart, whatever the perspective, measured along the face's own axes)."""
+    c0, c1, c2, c3 = order_corners(k.corners)
+    across = ((c1 - c0) + (c2 - c3)) / 2
+    down = ((c3 - c0) + (c2 - c1)) / 2
+    offset = c.corners.mean(axis=0) - k.corners.mean(axis=0)
+    u, v = np.linalg.solve(np.column_stack([across, down]).astype(np.float64), offset.astype(np.float64))
+    return max(abs(u), abs(v)) < JOINED and min(abs(u), abs(v)) < 0.45
 
 
 def _refusal(c: _Candidate, side: float) -> str | None:
