@@ -35,6 +35,7 @@ INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must 
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
+BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
 JOINED = 0.9              # of a face's own side: a face closer than this beside it is its side face
 CHANGED = 30              # grey levels that count as a change from the empty table
 
@@ -176,6 +177,7 @@ class _Candidate:
     contrast: float = 0.0     # how much darker the darkest ink is than the face, over the face
     border: float = 1.0       # sharpness of the weakest of its four borders
     tint: float = 0.0         # saturation of the face's lighter half (cube plastic is white or cream)
+    level: float = 0.0        # brightness of the glyph-free face
 
     @property
     def likeness(self) -> float:
@@ -204,21 +206,22 @@ def _candidates(small: np.ndarray, gray: np.ndarray, side: float, changed: np.nd
         centre = np.array([x, y], np.float32)
         angle = face_angle(gx, gy, x, y, side * 0.6)
         corners, reach, sharpness = face_outline(clean, centre, angle, side)
-        evenness, contrast, tint = _inside(small, gray, clean, corners)
+        evenness, contrast, tint, level = _inside(small, gray, clean, corners)
         found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
-                                tint))
+                                tint, level))
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
         _, _, sharpness = face_outline(clean, np.array([x, y], np.float32), np.radians(angle), side)
-        evenness, contrast, tint = _inside(small, gray, clean, corners)
-        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint))
+        evenness, contrast, tint, level = _inside(small, gray, clean, corners)
+        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level))
     return found
 
 
-def _inside(small: np.ndarray, gray: np.ndarray, clean: np.ndarray, corners: np.ndarray) -> tuple[float, float, float]:
-    """The evenness of a candidate's glyph-free middle, its glyph's contrast and the tint
-    of its lighter half: a face is evenly lit white or cream plastic with dark ink on it;
-    table texture and shadows are not."""
+def _inside(small: np.ndarray, gray: np.ndarray, clean: np.ndarray,
+            corners: np.ndarray) -> tuple[float, float, float, float]:
+    """The evenness of a candidate's glyph-free middle, its glyph's contrast, the tint
+    of its lighter half and its brightness: a face is evenly lit white or cream plastic
+    with dark ink on it; table texture and shadows are not."""
     middle = corners.mean(axis=0)
     inner = order_corners((corners - middle) * 0.7 + middle)
     to_patch = cv2.getPerspectiveTransform(inner, np.float32([[0, 0], [23, 0], [23, 23], [0, 23]]))
@@ -229,7 +232,7 @@ def _inside(small: np.ndarray, gray: np.ndarray, clean: np.ndarray, corners: np.
     colour = cv2.warpPerspective(small, to_patch, (24, 24)).reshape(-1, 3).astype(np.float32)
     lighter = colour[ink.ravel() >= np.partition(ink.ravel(), 345)[345]].mean(axis=0)   # the top 40 %
     tint = float((lighter.max() - lighter.min()) / (lighter.max() + 1))
-    return float(face.std() / level), float((level - darkest) / level), tint
+    return float(face.std() / level), float((level - darkest) / level), tint, level
 
 
 def _overlap(a: _Candidate, b: _Candidate) -> float:
@@ -288,8 +291,14 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
         if reason is None:
             joined = next((k for k in kept if _joined(c, k)), None)
             if joined is not None:
-                rival[id(joined)] = max(rival.get(id(joined), 0.0), c.likeness)
-                reason = "joined to a face more like a top face: a side face"
+                # the light comes from above: of a cube's faces, the top one is the brightest
+                top, side_face = (c, joined) if c.level > joined.level * BRIGHTER else (joined, c)
+                if top is c:
+                    kept = [c if k is joined else k for k in kept]
+                rival[id(top)] = max(rival.get(id(top), 0.0), side_face.likeness)
+                search.rejected.append(Rejected(order_corners(side_face.corners / scale),
+                                                "joined to a brighter or more face-like face: a side face"))
+                continue
         if reason:
             search.rejected.append(Rejected(order_corners(c.corners / scale), reason))
             continue

@@ -25,6 +25,9 @@ CONFIDENT = 0.85           # below this a reading is marked uncertain
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
 FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
+TRUSTED = 0.5              # a candidate this plausible is surely a top face
+RIVAL_SHARE = 0.7          # a side face nearly as face-like as the top face leaves doubt which is which
+SIDE_DOUBT = 0.85
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
@@ -83,12 +86,20 @@ class _Glyph:
     distances: np.ndarray     # to each of the 26 letters
     turns: np.ndarray         # the quarter turn that fits each letter best
     likeness: float = 1.0     # how much the candidate looked like a top face, 0..1
+    rival: float = 0.0        # likeness of a joined face taken for this one's side face
 
     @property
     def plausibility(self) -> float:
         """A top face with a letter on it: face-like, and its glyph near some letter
         (a shadow or a paper edge is neither)."""
         return self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.25))
+
+    @property
+    def trust(self) -> float:
+        """How far the reading can be trusted to be a cube's top face at all, 0..1: a
+        shadow, a paper edge or a side face must not carry a confident letter."""
+        unsure_which_face = self.rival > RIVAL_SHARE * self.likeness
+        return min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
@@ -121,7 +132,7 @@ def _decide(glyphs: list[_Glyph], cubes: tuple[str, ...]):
     for g, cube in zip(glyphs, owners):
         faces = cubes[cube] if cube is not None else LETTERS
         chosen = min((LETTERS.index(ch) for ch in set(faces)), key=lambda i: g.distances[i])
-        confidence = _confidence(g.distances, chosen)
+        confidence = _confidence(g.distances, chosen) * g.trust
         choices.append((chosen, confidence, confidence < CONFIDENT or int(np.argmin(g.distances)) != chosen))
     return owners, choices
 
@@ -168,7 +179,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
             continue
         distances, turns = letter_distances(ink.mask, ink.bar_below)
         glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
-                             face.likeness))
+                             face.likeness, face.rival))
     return glyphs
 
 
@@ -198,7 +209,7 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
         distances = np.mean([o.distances for o in same], axis=0)
         red = sum(o.red for o in same) * 2 > len(same)
         combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
-                               float(np.mean([o.likeness for o in same]))))
+                               float(np.mean([o.likeness for o in same])), max(o.rival for o in same)))
     return combined
 
 

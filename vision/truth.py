@@ -30,7 +30,7 @@ class PhotoScore:
     right: int = 0
     phantoms: int = 0
     silent_wrong: int = 0          # a wrong letter not marked uncertain
-    pairs: list[tuple[float, bool]] = field(default_factory=list)   # (confidence, right) per reading on a cube
+    pairs: list[tuple[float, bool]] = field(default_factory=list)   # (confidence, right) per reading
 
     @property
     def all_right(self) -> bool:
@@ -74,6 +74,7 @@ def score_photo(image: str, cubes, record: dict) -> PhotoScore:
         nearest = int(np.argmin(distances)) if distances else -1
         if nearest < 0 or distances[nearest] > reach:
             score.phantoms += 1
+            score.pairs.append((c.confidence, False))      # a phantom is a wrong reading, whatever its letter
             continue
         taken.add(nearest)
         right = c.letter.upper() == truth[nearest]["letter"].upper()
