@@ -37,6 +37,7 @@ SHARP = 0.03              # a face's border changes brightness by this share of 
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
 JOINED = 0.9              # of a face's own side: a face closer than this beside it is its side face
+JOINED_STEEP = 1.15       # ... or closer than this and lit differently
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -319,7 +320,13 @@ def _joined(c: _Candidate, k: _Candidate) -> bool:
     down = ((c3 - c0) + (c2 - c1)) / 2
     offset = c.corners.mean(axis=0) - k.corners.mean(axis=0)
     u, v = np.linalg.solve(np.column_stack([across, down]).astype(np.float64), offset.astype(np.float64))
-    return max(abs(u), abs(v)) < JOINED and min(abs(u), abs(v)) < 0.45
+    apart = max(abs(u), abs(v))
+    if min(abs(u), abs(v)) > 0.45:
+        return False                  # diagonal: two cubes
+    # a side face seen steeply is nearly as tall as the top face; it is then told from a
+    # neighbour's top face by its light (two top faces are lit alike)
+    unlike = max(c.level, k.level) > BRIGHTER * min(c.level, k.level)
+    return apart < JOINED or (apart < JOINED_STEEP and unlike)
 
 
 def _refusal(c: _Candidate, side: float) -> str | None:
