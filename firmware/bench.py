@@ -92,5 +92,5 @@ def run_bench(quick: bool = False) -> int:
     except ImportError as exc:
         print(f"cube reader: not measured ({exc})")
         return 0
-    bench_reader(_row, quick)
+    bench_reader(quick)
     return 0

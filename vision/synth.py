@@ -36,6 +36,7 @@ class CubeTruth:
 class Throw:
     image: np.ndarray                  # BGR
     cubes: list[CubeTruth] = field(default_factory=list)
+    size: float = 0.0                  # mean side of the top faces in pixels, where known
 
 
 def held_out_fonts() -> list[Path]:

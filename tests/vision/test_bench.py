@@ -1,0 +1,34 @@
+"""The reader's bench: readings matched to cubes one to one within reach, phantoms and
+misses counted, and readings grouped by confidence."""
+from types import SimpleNamespace as Reading
+
+from vision.bench import Score, match, reliability, score_throw
+from vision.synth import CubeTruth, make_throw
+
+
+def test_each_reading_goes_to_one_cube_within_reach_and_the_rest_are_phantoms():
+    truths = [CubeTruth("A", False, 100, 100), CubeTruth("B", False, 200, 100), CubeTruth("C", True, 400, 400)]
+    readings = [Reading(x=104, y=100), Reading(x=102, y=101), Reading(x=195, y=104), Reading(x=700, y=700)]
+    owner, phantoms = match(readings, truths, radius=30)
+    assert owner == {0: 1, 1: 2}              # the nearer of two readings takes the cube
+    assert phantoms == [0, 3]                 # the other, and one far from any cube
+    assert 2 not in owner                     # no reading near the third cube: missed
+
+
+def test_readings_are_grouped_by_confidence():
+    rows = dict((name, (count, share)) for name, count, share in
+                reliability([(0.2, False), (0.6, True), (0.9, True), (0.97, True), (0.99, False), (1.0, True)]))
+    assert rows["0.00-0.50"] == (1, 0.0)
+    assert rows["0.80-0.95"] == (1, 1.0)
+    assert rows[">= 0.95"][0] == 3 and abs(rows[">= 0.95"][1] - 2 / 3) < 1e-9
+
+
+def test_a_flat_throw_is_scored_cube_by_cube():
+    throw = make_throw(3)
+    score = Score()
+    score_throw(score, throw, "classic")
+    assert (score.throws, score.cubes, score.phantoms, score.missed) == (1, len(throw.cubes), 0, 0)
+    assert score.right >= len(throw.cubes) - 1 and score.colour_right == len(throw.cubes)
+    assert score.all_right == (score.right == len(throw.cubes))
+    assert len(score.by_confidence) == len(throw.cubes)
+    assert sum(right for _, right in score.by_confidence) == score.right

@@ -1,0 +1,105 @@
+"""A short film of one throw from a camera fixed over the table, for a reader that watches
+the throw: the empty table, the cubes sliding and tumbling in, coming to rest, a hand
+passing over them, one cube nudged after it had come to rest, and rest again.  Each frame
+says what a watcher should conclude from it: whether the table is empty, something is
+moving or all is at rest, and whether a hand is in view."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.synth import CubeTruth
+from vision.synth3d import CUBE_MM, Cube, Scene, make_scene, render, squares_overlap
+
+EMPTY, MOVING, AT_REST = "empty", "moving", "at rest"
+# The side a tumbling cube shows on top next, as it rolls over an edge.
+ROLLS = ({"top": "north", "north": "bottom", "bottom": "south", "south": "top"},
+         {"top": "east", "east": "bottom", "bottom": "west", "west": "top"})
+
+
+@dataclass
+class Frame:
+    image: np.ndarray                 # BGR
+    state: str                        # EMPTY, MOVING or AT_REST
+    hand: bool                        # a hand over the table
+    cubes: list[CubeTruth]            # every cube thrown so far, where it is now (one flying in
+                                      # may still be outside the picture)
+    size: float                       # mean top-face side in pixels
+
+
+def _rolled(cube: Cube, times: int, way: int) -> Cube:
+    """The cube rolled over an edge `times` times: its letters move round with its faces."""
+    rolled = copy.deepcopy(cube)
+    for _ in range(times):
+        rolled.letters = {ROLLS[way].get(name, name): letter for name, letter in rolled.letters.items()}
+    return rolled
+
+
+def _in_flight(scene: Scene, rng: np.random.Generator, share: float) -> list[Cube]:
+    """The cubes `share` of the way from where they came in to where they come to rest:
+    the throw slides in from one side as a group, each cube spinning and rolling."""
+    direction = rng.uniform(0, 2 * np.pi)
+    reach = CUBE_MM * rng.uniform(6, 10)
+    cubes = []
+    for k, cube in enumerate(scene.cubes):
+        moving = copy.deepcopy(cube)
+        left = (1 - share) ** 2                       # slowing down as it lands
+        moving.x += np.cos(direction) * reach * left
+        moving.y += np.sin(direction) * reach * left
+        moving.yaw += left * rng.uniform(-3, 3)
+        cubes.append(_rolled(moving, 1 + int(left * 4) + k % 3, k % 2))
+    return cubes
+
+
+def _nudged(scene: Scene, rng: np.random.Generator) -> tuple[int, Cube]:
+    """One cube pushed a few millimetres (and turned a little), without touching another."""
+    for _ in range(200):
+        index = int(rng.integers(0, len(scene.cubes)))
+        cube = copy.deepcopy(scene.cubes[index])
+        angle = rng.uniform(0, 2 * np.pi)
+        cube.x += np.cos(angle) * rng.uniform(3, 8)
+        cube.y += np.sin(angle) * rng.uniform(3, 8)
+        cube.yaw += rng.uniform(-0.3, 0.3)
+        if not any(squares_overlap(cube.footprint(), other.footprint())
+                   for k, other in enumerate(scene.cubes) if k != index):
+            return index, cube
+    raise RuntimeError("no cube could be nudged without touching another")
+
+
+def make_sequence_3d(seed: int, *, hard: bool = False, vulnerable: bool | None = None, red_set: str = "classic",
+                     fonts=None, size=(1640, 1232)) -> list[Frame]:
+    """The frames of one throw watched from a fixed camera, each with its truth."""
+    scene = make_scene(seed, hard=hard, vulnerable=vulnerable, red_set=red_set, fonts=fonts, size=size)
+    rng = np.random.default_rng([seed, 6])
+    resting = scene.cubes
+    frames: list[Frame] = []
+
+    def shoot(cubes: list[Cube], state: str, hand=None) -> None:
+        shown = copy.copy(scene)
+        shown.cubes = cubes
+        throw = render(shown, seed, frame=len(frames), hand=hand)
+        frames.append(Frame(throw.image, state, hand is not None, throw.cubes, throw.size))
+
+    entry = tuple(rng.uniform(0.25, 0.75, 2))
+    shoot([], EMPTY)
+    shoot([], EMPTY)
+    shoot([], EMPTY, hand=entry)                             # the hand that throws
+    for share in (0.35, 0.7, 0.9):
+        shoot(_in_flight(scene, np.random.default_rng([seed, 7]), share), MOVING)
+    for _ in range(3):
+        shoot(resting, AT_REST)
+    start, end = rng.uniform(0.1, 0.9, 2), rng.uniform(0.1, 0.9, 2)
+    for share in (0.3, 0.7):                                 # a hand passes over the throw
+        shoot(resting, AT_REST, hand=tuple(start + (end - start) * share))
+    shoot(resting, AT_REST)
+    index, pushed = _nudged(scene, rng)
+    halfway = copy.deepcopy(pushed)
+    halfway.x, halfway.y = (pushed.x + resting[index].x) / 2, (pushed.y + resting[index].y) / 2
+    finger = scene.camera.project(np.array([[halfway.x, halfway.y, CUBE_MM]]))[0] / size
+    shoot(resting[:index] + [halfway] + resting[index + 1:], MOVING, hand=(finger[0] + 0.04, finger[1] + 0.12))
+    for _ in range(2):
+        shoot(resting[:index] + [pushed] + resting[index + 1:], AT_REST)
+    return frames
+
