@@ -16,7 +16,8 @@ from PIL import ImageDraw
 from vision.glyphs import features, normalise, rotations
 from vision.render import SHIPPED_FONTS, glyph_tile
 
-LETTERS = string.ascii_uppercase
+LETTERS = tuple(string.ascii_uppercase) + ("Qu",)    # Boggle's "Qu" face is one class of its own
+PLAIN = 26                  # the first 26 classes are the single letters
 TILE = 96
 TILTS = (-7.0, 0.0, 7.0)
 STRETCHES = (0.8, 1.0, 1.2)
@@ -77,10 +78,10 @@ def references() -> References:
     return References(np.array(vectors, np.float32)[order], letters, starts)
 
 
-def letter_distances(mask: np.ndarray, turns: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """For each of the 26 letters, the distance of this glyph to it (the mean of its
-    nearest references, in the quarter turn that fits best) and that quarter turn.
-    `turns` fixes the quarter turn when an orientation bar was seen."""
+def letter_distances(mask: np.ndarray, turns: int | None = None, qu: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """For each of the 26 letters (and "Qu" if `qu`), the distance of this glyph to it
+    (the mean of its nearest references, in the quarter turn that fits best) and that
+    quarter turn.  `turns` fixes the quarter turn when an orientation bar was seen."""
     refs = references()
     candidates = rotations(mask)
     allowed = list(range(4)) if turns is None else [turns]
@@ -88,8 +89,9 @@ def letter_distances(mask: np.ndarray, turns: int | None = None) -> tuple[np.nda
     # squared distances to every reference in every allowed quarter turn at once
     d = np.sqrt(np.maximum((v * v).sum(1)[:, None] - 2 * v @ refs.vectors.T
                            + (refs.vectors * refs.vectors).sum(1)[None, :], 0))
-    near = np.empty((len(allowed), len(LETTERS)), np.float32)
-    for index in range(len(LETTERS)):
+    classes = len(LETTERS) if qu else PLAIN
+    near = np.empty((len(allowed), classes), np.float32)
+    for index in range(classes):
         group = d[:, refs.starts[index]:refs.starts[index + 1]]
         near[:, index] = np.partition(group, NEIGHBOURS, axis=1)[:, :NEIGHBOURS].mean(axis=1)
     best_row = near.argmin(axis=0)

@@ -30,9 +30,10 @@ from vision.bright import bright_outlines, order_corners
 
 WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the full image
 FACE_PIXELS = 96          # the straightened face
-FIRST_SIDE = 0.05         # of the photo's width: the first guess at a face's side
+FIRST_SIDES = (0.04, 0.08)   # of the photo's width: first guesses at a face's side
 INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
+FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is the face's border
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
@@ -74,10 +75,10 @@ def _disc(size: float) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
-def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None) -> list[tuple[float, float, float]]:
-    """Centres and sizes of letter-like dark marks: thinner than a fifth of a face, much
-    darker than the ground round them, about the size of a letter once their pieces are
-    joined."""
+def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+    """Boxes (x, y, width, height) round letter-like dark marks: thinner than a fifth of a
+    face, much darker than the ground round them, about the size of a letter once their
+    pieces are joined."""
     gray_f = gray.astype(np.float32)
     dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _disc(side * 0.25)).astype(np.float32)
     ink = (dark / (gray_f + dark + 10) > INK_DEPTH).astype(np.uint8) * 255
@@ -89,7 +90,7 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
     for x, y, w, h, area in stats[1:]:
         extent = max(w, h)
         if 0.2 * side <= extent <= 1.0 * side and area >= 0.015 * side * side:
-            seeds.append((x + w / 2, y + h / 2, float(extent)))
+            seeds.append((int(x), int(y), int(w), int(h)))
     return seeds
 
 
@@ -105,24 +106,46 @@ def face_angle(gx: np.ndarray, gy: np.ndarray, cx: float, cy: float, radius: flo
     return float(np.angle(total) / 4)
 
 
-def _profile(clean: np.ndarray, centre: np.ndarray, along: np.ndarray, normal: np.ndarray,
+@dataclass
+class _Ground:
+    """What the face's borders are looked for in: the photo (lightly blurred), except
+    inside the glyph's box, where the glyph is wiped off (a closing).  Wiping it off
+    everywhere would also wipe off the thin dark gap between two touching cubes."""
+    gray: np.ndarray
+    clean: np.ndarray
+    box: tuple[float, float, float, float]      # x0, y0, x1, y1
+
+    def sample(self, points: np.ndarray) -> np.ndarray:
+        x, y = points[..., 0], points[..., 1]
+        plain = cv2.remap(self.gray, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        wiped = cv2.remap(self.clean, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        x0, y0, x1, y1 = self.box
+        return np.where((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1), wiped, plain)
+
+
+def _profile(ground: _Ground, centre: np.ndarray, along: np.ndarray, normal: np.ndarray,
              reach: np.ndarray, across: np.ndarray) -> np.ndarray:
-    """The glyph-free image's brightness along a strip from the seed outwards (the median
-    across the strip, so the glyph's own shape does not decide where the border is)."""
+    """The glyph-free brightness along a strip from the seed outwards (the median across
+    the strip, so what is left of the glyph does not decide where the border is)."""
     points = centre + reach[None, :, None] * along + across[:, None, None] * normal
-    samples = cv2.remap(clean, points[..., 0], points[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    samples = ground.sample(points.astype(np.float32))
     return cv2.GaussianBlur(np.median(samples, axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
 
 
 def _strongest(profile: np.ndarray, reach: np.ndarray, low: float, high: float) -> tuple[float, float]:
-    """Where between `low` and `high` the profile changes most, and by how much per pixel."""
+    """The first strong change of the profile between `low` and `high` (a local peak at
+    least FIRST_EDGE of the strongest: the top face's own border comes before the side
+    face's outer edge, which is often the stronger), and its change per pixel."""
     change = np.abs(np.gradient(profile)) / float(reach[1] - reach[0])
     window = np.flatnonzero((reach >= low) & (reach <= high))
-    at = int(window[np.argmax(change[window])])
+    values = change[window]
+    strong = values >= FIRST_EDGE * values.max()
+    peaks = strong & (values >= np.maximum(np.roll(values, 1), np.roll(values, -1)))
+    at = int(window[np.flatnonzero(peaks)[0] if peaks.any() else int(np.argmax(values))])
     return float(reach[at]), float(change[at])
 
 
-def face_outline(clean: np.ndarray, centre: np.ndarray, angle: float, side: float):
+def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float):
     """The face round a seed: along each of its four axes, where the glyph-free image
     changes most (the border); then the same border looked for on either side of the
     axis, which tilts it to follow the face's own edge (a face seen at a slant is a
@@ -134,13 +157,13 @@ def face_outline(clean: np.ndarray, centre: np.ndarray, angle: float, side: floa
         a = angle + k * np.pi / 2
         along = np.array([np.cos(a), np.sin(a)], np.float32)
         normal = np.array([-along[1], along[0]], np.float32)
-        middle = _profile(clean, centre, along, normal, reach, np.linspace(-0.22, 0.22, 7, dtype=np.float32) * side)
+        middle = _profile(ground, centre, along, normal, reach, np.linspace(-0.22, 0.22, 7, dtype=np.float32) * side)
         found, sharp = _strongest(middle, reach, reach[0], reach[int(len(reach) * 0.85)])
         reaches.append(found)
         sharpness.append(sharp / (middle[0] + 1))
         ends = []
         for offset in (-0.25 * side, 0.25 * side):
-            strip = _profile(clean, centre, along, normal, reach, offset + np.linspace(-0.08, 0.08, 5,
+            strip = _profile(ground, centre, along, normal, reach, offset + np.linspace(-0.08, 0.08, 5,
                                                                                       dtype=np.float32) * side)
             end, _ = _strongest(strip, reach, found - 0.15 * side, found + 0.15 * side)
             ends.append(centre + end * along + offset * normal)
@@ -203,16 +226,19 @@ def _candidates(small: np.ndarray, gray: np.ndarray, side: float, changed: np.nd
     gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
     clean = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, _disc(side * 0.25)).astype(np.float32)
     found = []
-    for x, y, _ in glyph_seeds(gray, side, changed):
-        centre = np.array([x, y], np.float32)
-        angle = face_angle(gx, gy, x, y, side * 0.6)
-        corners, reach, sharpness = face_outline(clean, centre, angle, side)
+    for x, y, w, h in glyph_seeds(gray, side, changed):
+        centre = np.array([x + w / 2, y + h / 2], np.float32)
+        ground = _Ground(blurred, clean, (x - 0.15 * w, y - 0.15 * h, x + 1.15 * w, y + 1.15 * h))
+        angle = face_angle(gx, gy, centre[0], centre[1], side * 0.6)
+        corners, reach, sharpness = face_outline(ground, centre, angle, side)
         evenness, contrast, tint, level = _inside(small, gray, clean, corners)
         found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
                                 tint, level))
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
-        _, _, sharpness = face_outline(clean, np.array([x, y], np.float32), np.radians(angle), side)
+        middle = 0.35 * min(w, h)
+        ground = _Ground(blurred, clean, (x - middle, y - middle, x + middle, y + middle))
+        _, _, sharpness = face_outline(ground, np.array([x, y], np.float32), np.radians(angle), side)
         evenness, contrast, tint, level = _inside(small, gray, clean, corners)
         found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level))
     return found
@@ -274,13 +300,13 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     changed = _changed(image, background, scale)
     outlines = bright_outlines(small)
-    # first guesses at the side: the bright faces' if there are any, and a usual size
-    guesses = [small.shape[1] * FIRST_SIDE]
-    if outlines:      # (the bright faces' guess alone, when the two agree)
+    # first guesses at the side: usual sizes, and the bright faces' if there are any
+    guesses = [small.shape[1] * share for share in FIRST_SIDES]
+    if outlines:
         bright = float(np.median([np.sqrt(cv2.contourArea(o)) for o in outlines]))
-        guesses = [bright] if 0.75 < bright / guesses[0] < 1.33 else guesses + [bright]
+        guesses = [g for g in guesses if not 0.75 < bright / g < 1.33] + [bright]
     side, candidates = max((_learn_side(small, gray, guess, changed, outlines) for guess in guesses),
-                           key=lambda found: sum(c.likeness > 0.4 for c in found[1]))
+                           key=lambda found: sum(c.likeness for c in found[1] if c.likeness > 0.3))
     search = Search(side=side / scale)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}

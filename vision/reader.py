@@ -15,13 +15,15 @@ import numpy as np
 from firmware.games import perquackey as pq
 from vision import ocr
 from vision.assign import assign
-from vision.classifier import LETTERS, letter_distances
+from vision.classifier import LETTERS, PLAIN, letter_distances
 from vision.faces import Rejected, search_faces
 from vision.glyphs import extract_ink
 
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
 CONFIDENT = 0.85           # below this a reading is marked uncertain
+MAX_OCR_CALLS = 3          # Tesseract calls per photo (a process start each: about 0.1 s on a PC)
+OCR_TRUST = 0.6            # Tesseract is asked only about glyphs this surely on a top face
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
 FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
@@ -57,6 +59,7 @@ class Reading:
     cubes: list[CubeReading] = field(default_factory=list)
     cube_faces: tuple[str, ...] = ()
     ms: float = 0.0
+    ocr_ms: float = 0.0                     # of `ms`, the time Tesseract took
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -130,7 +133,7 @@ def _decide(glyphs: list[_Glyph], cubes: tuple[str, ...]):
     owners = assign(_costs(glyphs, cubes)) if cubes and glyphs else [None] * len(glyphs)
     choices = []
     for g, cube in zip(glyphs, owners):
-        faces = cubes[cube] if cube is not None else LETTERS
+        faces = cubes[cube] if cube is not None else LETTERS[:len(g.distances)]
         chosen = min((LETTERS.index(ch) for ch in set(faces)), key=lambda i: g.distances[i])
         confidence = _confidence(g.distances, chosen) * g.trust
         choices.append((chosen, confidence, confidence < CONFIDENT or int(np.argmin(g.distances)) != chosen))
@@ -157,18 +160,31 @@ def _doubt_the_chain(glyphs: list[_Glyph], cubes, cost, owners, choices) -> list
     return uncertain
 
 
-def _second_opinion(g: _Glyph, chosen: int, possible: str) -> None:
+def _second_opinion(g: _Glyph, chosen: int, possible: str, calls: int) -> int:
     """Ask Tesseract, holding the glyph each way up that a likely letter suggests (a
-    symmetric letter such as H fits upside down as well as upright)."""
+    symmetric letter such as H fits upside down as well as upright), at most `calls`
+    times; returns the calls made."""
     likely = [chosen] + [int(i) for i in np.argsort(g.distances)[:3] if i != chosen]
-    for turns in dict.fromkeys(int(g.turns[i]) for i in likely):
+    made = 0
+    for turns in list(dict.fromkeys(int(g.turns[i]) for i in likely))[:calls]:
+        made += 1
         answer = ocr.read_letter(g.mask, turns, possible)
         if answer is not None:
             g.distances[LETTERS.index(answer[0])] -= OCR_WEIGHT * answer[1] / 100
-            return
+            break
+    return made
 
 
-def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected]) -> list[_Glyph]:
+def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
+    """The uncertain glyphs Tesseract could help with, most helpful first: those surely
+    on a top face (Tesseract cannot tell a side face or a shadow) whose letter is most in
+    doubt."""
+    asked = [(g, chosen, confidence / g.trust) for g, (chosen, confidence, uncertain) in zip(glyphs, choices)
+             if uncertain and g.trust >= OCR_TRUST]
+    return [(g, chosen) for g, chosen, _ in sorted(asked, key=lambda a: a[2])]
+
+
+def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool) -> list[_Glyph]:
     search = search_faces(image, background)
     rejected.extend(search.rejected)
     glyphs = []
@@ -177,7 +193,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
         if ink is None:               # a square without a glyph is not a top face
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue
-        distances, turns = letter_distances(ink.mask, ink.bar_below)
+        distances, turns = letter_distances(ink.mask, ink.bar_below, qu)
         glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
                              face.likeness, face.rival))
     return glyphs
@@ -229,7 +245,8 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
     start = time.perf_counter()
     rejected: list[Rejected] = []
-    glyphs = _combine([_glyphs(image, background, rejected if i == 0 else []) for i, image in enumerate(images)])
+    glyphs = _combine([_glyphs(image, background, rejected if i == 0 else [], cube_set == "any")
+                       for i, image in enumerate(images)])
     most = len(cube_list(cube_set, expected)) if expected and cube_set != "any" else expected
     if not most and cube_set != "any":
         most = len(pq.cubes(True, cube_set))      # no more cubes than the largest throw
@@ -237,16 +254,20 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     cubes = cube_list(cube_set, expected or len(glyphs))
     reading = Reading(cube_faces=cubes)
     owners, choices = _decide(glyphs, cubes)
-    doubtful = [g for g, (_, _, uncertain) in zip(glyphs, choices) if uncertain]
+    doubtful = _worth_asking(glyphs, choices)
     if use_ocr and doubtful:
-        possible = "".join(sorted(set("".join(cubes)))) if cubes else LETTERS
+        possible = "".join(sorted(set("".join(cubes)))) if cubes else "".join(LETTERS[:PLAIN])
+        ocr_start = time.perf_counter()
         try:
-            for g, (chosen, _, uncertain) in zip(glyphs, choices):
-                if uncertain:
-                    _second_opinion(g, chosen, possible)
+            calls = 0
+            for g, chosen in doubtful:
+                if calls >= MAX_OCR_CALLS:
+                    break
+                calls += _second_opinion(g, chosen, possible, MAX_OCR_CALLS - calls)
             owners, choices = _decide(glyphs, cubes)
         except ocr.TesseractMissing as exc:
             reading.notes.append(f"No second opinion on uncertain cubes: {exc}.")
+        reading.ocr_ms = (time.perf_counter() - ocr_start) * 1000
     doubts = _doubt_the_chain(glyphs, cubes, _costs(glyphs, cubes), owners, choices) if cubes and glyphs \
         else [c[2] for c in choices]
     for g, cube, (chosen, confidence, _), uncertain in zip(glyphs, owners, choices, doubts):
