@@ -26,6 +26,7 @@ class Ink:
     redness: float
     bar_below: int | None     # quarter turns that bring the bar under the glyph, if a bar was found
     coverage: float           # share of the face covered by ink
+    clipped: bool = False     # the glyph runs into the face's edge: the outline may cut through it
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:
@@ -66,7 +67,7 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     # the next face's letter or the table, seen past an outline a little too large
     middle = [p for p in pieces if np.abs(centroids[p[0]] - inner / 2).max() < inner * 0.3]
     main = max(middle or pieces, key=lambda p: p[5])
-    _, mx, my, mw, mh, _, _ = main
+    _, mx, my, mw, mh, _, clipped = main
     grown = (mx - 0.1 * mw, my - 0.1 * mh, mx + 1.1 * mw, my + 1.1 * mh)
     for i, x, y, w, h, area, touches in pieces:
         if touches and i != main[0] and not (x >= grown[0] and y >= grown[1] and x + w <= grown[2]
@@ -83,7 +84,7 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     redness = float(np.median(ink[:, 2] - (ink[:, 0] + ink[:, 1]) / 2))
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
-    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage)
+    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped))
 
 
 def _elongation(piece: np.ndarray) -> float:

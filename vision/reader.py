@@ -30,6 +30,7 @@ FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like 
 TRUSTED = 0.5              # a candidate this plausible is surely a top face
 RIVAL_SHARE = 0.7          # a side face nearly as face-like as the top face leaves doubt which is which
 SIDE_DOUBT = 0.85
+CLIPPED_DOUBT = 0.8
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
@@ -90,6 +91,7 @@ class _Glyph:
     turns: np.ndarray         # the quarter turn that fits each letter best
     likeness: float = 1.0     # how much the candidate looked like a top face, 0..1
     rival: float = 0.0        # likeness of a joined face taken for this one's side face
+    clipped: bool = False     # the glyph runs into the outline's edge (which may cut it)
 
     @property
     def plausibility(self) -> float:
@@ -102,7 +104,8 @@ class _Glyph:
         """How far the reading can be trusted to be a cube's top face at all, 0..1: a
         shadow, a paper edge or a side face must not carry a confident letter."""
         unsure_which_face = self.rival > RIVAL_SHARE * self.likeness
-        return min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
+        return (min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
+                * (CLIPPED_DOUBT if self.clipped else 1.0))
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
@@ -195,7 +198,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
             continue
         distances, turns = letter_distances(ink.mask, ink.bar_below, qu)
         glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
-                             face.likeness, face.rival))
+                             face.likeness, face.rival, ink.clipped))
     return glyphs
 
 
@@ -225,7 +228,8 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
         distances = np.mean([o.distances for o in same], axis=0)
         red = sum(o.red for o in same) * 2 > len(same)
         combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
-                               float(np.mean([o.likeness for o in same])), max(o.rival for o in same)))
+                               float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
+                               all(o.clipped for o in same)))
     return combined
 
 
