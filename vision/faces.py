@@ -94,16 +94,28 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
     return seeds
 
 
-def face_angle(gx: np.ndarray, gy: np.ndarray, cx: float, cy: float, radius: float) -> float:
-    """The face's axes (mod 90 degrees) from the gradients round a seed: the glyph's
-    strokes and the face's border run along them, so the mean of four times each
-    gradient's angle, weighted by its strength, points along an axis."""
-    h, w = gx.shape
-    x0, y0 = max(0, int(cx - radius)), max(0, int(cy - radius))
-    x1, y1 = min(w, int(cx + radius) + 1), min(h, int(cy + radius) + 1)
-    a, b = gx[y0:y1, x0:x1], gy[y0:y1, x0:x1]
-    total = (np.hypot(a, b) * np.exp(4j * np.arctan2(b, a))).sum()
-    return float(np.angle(total) / 4)
+class AxisField:
+    """The face's axes (mod 90 degrees) round any point, from the gradients there: the
+    glyph's strokes and the face's border run along them, so the mean of four times
+    each gradient's angle, weighted by its strength, points along an axis.  Summed over
+    boxes with integral images, so each seed costs four look-ups."""
+
+    def __init__(self, blurred: np.ndarray):
+        gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
+        gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
+        strength = np.hypot(gx, gy)
+        quadruple = 4 * np.arctan2(gy, gx)
+        self.cos = cv2.integral(strength * np.cos(quadruple), sdepth=cv2.CV_64F)
+        self.sin = cv2.integral(strength * np.sin(quadruple), sdepth=cv2.CV_64F)
+
+    def angle(self, cx: float, cy: float, radius: float) -> float:
+        h, w = self.cos.shape[0] - 1, self.cos.shape[1] - 1
+        x0, y0 = max(0, int(cx - radius)), max(0, int(cy - radius))
+        x1, y1 = min(w, int(cx + radius) + 1), min(h, int(cy + radius) + 1)
+
+        def total(table):
+            return table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+        return float(np.arctan2(total(self.sin), total(self.cos)) / 4)
 
 
 @dataclass
@@ -123,50 +135,49 @@ class _Ground:
         return np.where((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1), wiped, plain)
 
 
-def _profile(ground: _Ground, centre: np.ndarray, along: np.ndarray, normal: np.ndarray,
-             reach: np.ndarray, across: np.ndarray) -> np.ndarray:
-    """The glyph-free brightness along a strip from the seed outwards (the median across
-    the strip, so what is left of the glyph does not decide where the border is)."""
-    points = centre + reach[None, :, None] * along + across[:, None, None] * normal
-    samples = ground.sample(points.astype(np.float32))
-    return cv2.GaussianBlur(np.median(samples, axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
-
-
-def _strongest(profile: np.ndarray, reach: np.ndarray, low: float, high: float) -> tuple[float, float]:
-    """The first strong change of the profile between `low` and `high` (a local peak at
-    least FIRST_EDGE of the strongest: the top face's own border comes before the side
-    face's outer edge, which is often the stronger), and its change per pixel."""
-    change = np.abs(np.gradient(profile)) / float(reach[1] - reach[0])
+def _strongest(change: np.ndarray, reach: np.ndarray, low: float, high: float) -> tuple[float, float]:
+    """The first strong change between `low` and `high` (a local peak at least FIRST_EDGE
+    of the strongest: the top face's own border comes before the side face's outer edge,
+    which is often the stronger), and its size."""
     window = np.flatnonzero((reach >= low) & (reach <= high))
     values = change[window]
-    strong = values >= FIRST_EDGE * values.max()
-    peaks = strong & (values >= np.maximum(np.roll(values, 1), np.roll(values, -1)))
-    at = int(window[np.flatnonzero(peaks)[0] if peaks.any() else int(np.argmax(values))])
+    padded = np.concatenate([[-1.0], values, [-1.0]])
+    peaks = (values >= FIRST_EDGE * values.max()) & (values >= padded[:-2]) & (values >= padded[2:])
+    at = int(window[int(np.argmax(peaks)) if peaks.any() else int(np.argmax(values))])
     return float(reach[at]), float(change[at])
 
 
 def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float):
     """The face round a seed: along each of its four axes, where the glyph-free image
-    changes most (the border); then the same border looked for on either side of the
-    axis, which tilts it to follow the face's own edge (a face seen at a slant is a
-    trapezoid, not a square).  Returns the four corners, the reach along each axis, and
-    how sharp the weakest border is (change per pixel over the face's brightness)."""
-    reach = np.arange(0.22 * side, 1.0 * side, 0.5, dtype=np.float32)
+    first changes strongly (the border, in a strip as wide as half a face, its median
+    across so that what is left of the glyph does not decide); then the same border
+    looked for in narrow strips either side of the axis, which tilts it to follow the
+    face's own edge (a face seen at a slant is a trapezoid, not a square).  Returns the
+    four corners, the reach along each axis, and how sharp the weakest border is
+    (change per pixel over the face's brightness)."""
+    step = 0.5
+    reach = np.arange(0.22 * side, 1.0 * side, step, dtype=np.float32)
+    across = np.concatenate([np.linspace(-0.22, 0.22, 7), -0.25 + np.linspace(-0.08, 0.08, 5),
+                             0.25 + np.linspace(-0.08, 0.08, 5)]).astype(np.float32) * side
+    turns = angle + np.arange(4) * np.pi / 2
+    along = np.stack([np.cos(turns), np.sin(turns)], axis=1).astype(np.float32)        # 4 x 2
+    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    points = (centre + reach[None, None, :, None] * along[:, None, None, :]
+              + across[None, :, None, None] * normal[:, None, None, :])                 # 4 x strips x reach x 2
+    samples = ground.sample(points.reshape(-1, len(reach), 2)).reshape(4, len(across), len(reach))
+    profiles = np.stack([np.median(samples[:, :7], axis=1), np.median(samples[:, 7:12], axis=1),
+                         np.median(samples[:, 12:], axis=1)], axis=1).reshape(12, len(reach))
+    profiles = cv2.GaussianBlur(profiles, (5, 1), 1.0)
+    changes = (np.abs(np.gradient(profiles, axis=1)) / step).reshape(4, 3, len(reach))
     lines, reaches, sharpness = [], [], []
     for k in range(4):
-        a = angle + k * np.pi / 2
-        along = np.array([np.cos(a), np.sin(a)], np.float32)
-        normal = np.array([-along[1], along[0]], np.float32)
-        middle = _profile(ground, centre, along, normal, reach, np.linspace(-0.22, 0.22, 7, dtype=np.float32) * side)
-        found, sharp = _strongest(middle, reach, reach[0], reach[int(len(reach) * 0.85)])
+        found, sharp = _strongest(changes[k, 0], reach, reach[0], reach[int(len(reach) * 0.85)])
         reaches.append(found)
-        sharpness.append(sharp / (middle[0] + 1))
+        sharpness.append(sharp / (profiles[3 * k, 0] + 1))
         ends = []
-        for offset in (-0.25 * side, 0.25 * side):
-            strip = _profile(ground, centre, along, normal, reach, offset + np.linspace(-0.08, 0.08, 5,
-                                                                                      dtype=np.float32) * side)
-            end, _ = _strongest(strip, reach, found - 0.15 * side, found + 0.15 * side)
-            ends.append(centre + end * along + offset * normal)
+        for strip, offset in ((1, -0.25 * side), (2, 0.25 * side)):
+            end, _ = _strongest(changes[k, strip], reach, found - 0.15 * side, found + 0.15 * side)
+            ends.append(centre + end * along[k] + offset * normal[k])
         lines.append((ends[0], ends[1] - ends[0]))
     corners = [_meet(lines[k], lines[(k + 1) % 4]) for k in range(4)]
     if any(c is None or np.linalg.norm(c - centre) > 1.5 * side for c in corners):
@@ -218,18 +229,31 @@ class _Candidate:
         return min(self.width, self.height) / max(self.width, self.height, 1e-6)
 
 
-def _candidates(small: np.ndarray, gray: np.ndarray, side: float, changed: np.ndarray | None,
+@dataclass
+class _View:
+    """The working copy of the photo, and what is worked out from it once."""
+    small: np.ndarray
+    gray: np.ndarray
+    blurred: np.ndarray
+    axes: AxisField
+
+    @classmethod
+    def of(cls, small: np.ndarray) -> "_View":
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        blurred = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
+        return cls(small, gray, blurred, AxisField(blurred))
+
+
+def _candidates(view: _View, side: float, changed: np.ndarray | None,
                 outlines: list[np.ndarray]) -> list[_Candidate]:
     """A candidate round every glyph seed, and one for every outline found another way."""
-    blurred = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
-    gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
+    small, gray, blurred, axes = view.small, view.gray, view.blurred, view.axes
     clean = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, _disc(side * 0.25)).astype(np.float32)
     found = []
     for x, y, w, h in glyph_seeds(gray, side, changed):
         centre = np.array([x + w / 2, y + h / 2], np.float32)
         ground = _Ground(blurred, clean, (x - 0.15 * w, y - 0.15 * h, x + 1.15 * w, y + 1.15 * h))
-        angle = face_angle(gx, gy, centre[0], centre[1], side * 0.6)
+        angle = axes.angle(centre[0], centre[1], side * 0.6)
         corners, reach, sharpness = face_outline(ground, centre, angle, side)
         evenness, contrast, tint, level = _inside(small, gray, clean, corners)
         found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
@@ -280,24 +304,22 @@ def _changed(image: np.ndarray, background: np.ndarray | None, scale: float) -> 
     return cv2.dilate(mask, _disc(WORK_WIDTH * 0.01))
 
 
-def _learn_side(small, gray, side: float, changed, outlines) -> tuple[float, list[_Candidate]]:
+def _learn_side(view: _View, guess: float, changed, outlines) -> tuple[float, list[_Candidate]]:
     """The side of a top face, learned from the throw (every cube is the same size): the
-    median of the candidates that look most like faces, searched for again with it."""
-    candidates: list[_Candidate] = []
-    for _ in range(2):
-        candidates = _candidates(small, gray, side, changed, outlines)
-        likely = [c for c in candidates if c.likeness > 0.4]
-        if not likely:
-            break
-        side = float(np.median([np.sqrt(c.area) for c in likely]))
-    return side, candidates
+    median side of the candidates found with a guess that look most like faces; then
+    the candidates found with it."""
+    candidates = _candidates(view, guess, changed, outlines)
+    likely = [c for c in candidates if c.likeness > 0.4]
+    if not likely:
+        return guess, candidates
+    side = float(np.median([np.sqrt(c.area) for c in likely]))
+    return side, _candidates(view, side, changed, outlines)
 
 
 def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Search:
     """Every top face in a BGR photo, straightened, with the candidates rejected."""
     scale = min(1.0, WORK_WIDTH / image.shape[1])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     changed = _changed(image, background, scale)
     outlines = bright_outlines(small)
     # first guesses at the side: usual sizes, and the bright faces' if there are any
@@ -305,7 +327,8 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     if outlines:
         bright = float(np.median([np.sqrt(cv2.contourArea(o)) for o in outlines]))
         guesses = [g for g in guesses if not 0.75 < bright / g < 1.33] + [bright]
-    side, candidates = max((_learn_side(small, gray, guess, changed, outlines) for guess in guesses),
+    view = _View.of(small)
+    side, candidates = max((_learn_side(view, guess, changed, outlines) for guess in guesses),
                            key=lambda found: sum(c.likeness for c in found[1] if c.likeness > 0.3))
     search = Search(side=side / scale)
     kept: list[_Candidate] = []
