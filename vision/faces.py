@@ -33,6 +33,7 @@ FACE_PIXELS = 96          # the straightened face
 FIRST_SIDES = (0.04, 0.08)   # of the photo's width: first guesses at a face's side
 INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
+SIZES = (0.3, 2.2)         # a top face's area, in squares of the learned side (near cubes look bigger)
 FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is the face's border
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
@@ -382,7 +383,7 @@ def _refusal(c: _Candidate, side: float) -> str | None:
     """Why a candidate is not a top face, or None."""
     if c.squareness < 0.6:
         return f"not square ({c.squareness:.2f}): a side face or a shadow"
-    if not 0.45 * side * side < c.area < 1.8 * side * side:
+    if not SIZES[0] * side * side < c.area < SIZES[1] * side * side:
         return f"not the size of the other faces ({np.sqrt(c.area) / side:.2f} of their side)"
     if c.evenness > 0.15:
         return f"uneven inside ({c.evenness:.2f}): table texture or a shadow edge"
