@@ -314,6 +314,8 @@ def _learn_side(view: _View, guess: float, changed, outlines) -> tuple[float, li
     if not likely:
         return guess, candidates
     side = float(np.median([np.sqrt(c.area) for c in likely]))
+    if abs(side / guess - 1) < 0.15:
+        return side, candidates          # near enough: the search would find the same faces
     return side, _candidates(view, side, changed, outlines)
 
 

@@ -279,12 +279,14 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     return reading
 
 
-def read_throw(frames, vulnerable: bool, red_set: str = "classic") -> Reading:
-    """Read a Perquackey throw at the table from a frame or a list of frames: the number
-    of cubes is known (10, or 13 when vulnerable), and a photo that shows another number
-    gets a plain message."""
+def read_throw(frames, vulnerable: bool, red_set: str = "classic", background: np.ndarray | None = None) -> Reading:
+    """Read a Perquackey throw at the table from a frame or a list of frames (and a frame
+    of the empty table, if the camera is fixed and took one): the number of cubes is
+    known (10, or 13 when vulnerable), and a photo that shows another number gets a
+    plain message."""
     expected = len(pq.cubes(vulnerable, red_set))
-    reading = read_frames(frames if isinstance(frames, list) else [frames], red_set, expected)
+    reading = read_frames(frames if isinstance(frames, list) else [frames], red_set, expected,
+                          background=background)
     seen = len(reading.cubes)
     if seen == 0:
         raise CubeCountError("No cubes found: check that the camera sees the table and the light is on "
