@@ -339,8 +339,8 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     for c in sorted(candidates, key=lambda c: -(c.likeness * min(c.area, side * side * 1.3))):
         reason = _refusal(c, side)
         if reason is None:
-            twin = next((k for k in kept if _overlap(c, k) > OVERLAP), None)
-            reason = None if twin is None else "overlaps a squarer face (a side face or a second seed)"
+            twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
+            reason = None if twin is None else "overlaps a squarer face (a second seed on it)"
         if reason is None:
             joined = next((k for k in kept if _joined(c, k)), None)
             if joined is not None:
@@ -373,8 +373,8 @@ def _joined(c: _Candidate, k: _Candidate) -> bool:
     offset = c.corners.mean(axis=0) - k.corners.mean(axis=0)
     u, v = np.linalg.solve(np.column_stack([across, down]).astype(np.float64), offset.astype(np.float64))
     apart = max(abs(u), abs(v))
-    if min(abs(u), abs(v)) > 0.45:
-        return False                  # diagonal: two cubes
+    if min(abs(u), abs(v)) > 0.45 or apart < 0.45:
+        return False                  # diagonal: two cubes; or on it: a second seed on the same face
     # a side face seen steeply is nearly as tall as the top face; it is then told from a
     # neighbour's top face by its light (two top faces are lit alike)
     unlike = max(c.level, k.level) > BRIGHTER * min(c.level, k.level)
