@@ -38,8 +38,8 @@ FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is 
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
-JOINED = 0.9              # of a face's own side: a face closer than this beside it is its side face
-JOINED_STEEP = 1.15       # ... or closer than this and lit differently
+JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
+FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -180,10 +180,22 @@ def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float)
             end, _ = _strongest(changes[k, strip], reach, found - 0.15 * side, found + 0.15 * side)
             ends.append(centre + end * along[k] + offset * normal[k])
         lines.append((ends[0], ends[1] - ends[0]))
+    rectangle = _corners(centre, angle, reaches)
     corners = [_meet(lines[k], lines[(k + 1) % 4]) for k in range(4)]
-    if any(c is None or np.linalg.norm(c - centre) > 1.5 * side for c in corners):
-        corners = list(_corners(centre, angle, reaches))      # the lines do not make a face: the plain rectangle
+    if any(c is None for c in corners) or not _like(np.array(corners, np.float32), rectangle):
+        return rectangle, reaches, min(sharpness)      # the tilted edges do not make a face: the plain rectangle
     return np.array(corners, np.float32), reaches, min(sharpness)
+
+
+def _like(quad: np.ndarray, rectangle: np.ndarray) -> bool:
+    """Whether the quadrilateral from the tilted edges is a face much like the plain
+    rectangle (convex, about as large, its corners near the rectangle's): a neighbour's
+    edge picked up by one strip makes a wild shape."""
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return False
+    size = np.sqrt(cv2.contourArea(rectangle))
+    ratio = cv2.contourArea(quad) / max(1.0, size * size)
+    return 0.7 < ratio < 1.4 and np.linalg.norm(quad - rectangle, axis=1).max() < 0.3 * size
 
 
 def _meet(first, second) -> np.ndarray | None:
@@ -214,6 +226,7 @@ class _Candidate:
     border: float = 1.0       # sharpness of the weakest of its four borders
     tint: float = 0.0         # saturation of the face's lighter half (cube plastic is white or cream)
     level: float = 0.0        # brightness of the glyph-free face
+    fill: float = 1.0         # share of its bounding rectangle the outline fills (1 for a rectangle)
 
     @property
     def likeness(self) -> float:
@@ -227,7 +240,7 @@ class _Candidate:
 
     @property
     def squareness(self) -> float:
-        return min(self.width, self.height) / max(self.width, self.height, 1e-6)
+        return min(self.width, self.height) / max(self.width, self.height, 1e-6) * self.fill
 
 
 @dataclass
@@ -265,7 +278,9 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         ground = _Ground(blurred, clean, (x - middle, y - middle, x + middle, y + middle))
         _, _, sharpness = face_outline(ground, np.array([x, y], np.float32), np.radians(angle), side)
         evenness, contrast, tint, level = _inside(small, gray, clean, corners)
-        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level))
+        fill = cv2.contourArea(corners.astype(np.float32)) / max(1.0, w * h)
+        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level,
+                                min(1.0, fill)))
     return found
 
 
@@ -336,7 +351,9 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     search = Search(side=side / scale)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
-    for c in sorted(candidates, key=lambda c: -(c.likeness * min(c.area, side * side * 1.3))):
+    # the most face-like first, and of those the nearest the learned size (an outline
+    # that jumped the gap to a touching cube's far edge is too large)
+    for c in sorted(candidates, key=lambda c: -c.likeness * _size_fit(c.area, side)):
         reason = _refusal(c, side)
         if reason is None:
             twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
@@ -363,6 +380,11 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     return search
 
 
+def _size_fit(area: float, side: float) -> float:
+    """1 for a face of the learned size, less for larger or smaller."""
+    return float(np.sqrt(min(area, side * side) / max(area, side * side)))
+
+
 def _joined(c: _Candidate, k: _Candidate) -> bool:
     """Whether `c` lies against `k` closer than a whole face: a face sharing an edge with
     it, i.e. one of the same cube's side faces (two cubes' top faces are at least a face
@@ -375,10 +397,11 @@ def _joined(c: _Candidate, k: _Candidate) -> bool:
     apart = max(abs(u), abs(v))
     if min(abs(u), abs(v)) > 0.45 or apart < 0.45:
         return False                  # diagonal: two cubes; or on it: a second seed on the same face
-    # a side face seen steeply is nearly as tall as the top face; it is then told from a
-    # neighbour's top face by its light (two top faces are lit alike)
-    unlike = max(c.level, k.level) > BRIGHTER * min(c.level, k.level)
-    return apart < JOINED or (apart < JOINED_STEEP and unlike)
+    # a side face is lit differently from the top face, or foreshortened; two top faces
+    # side by side (touching cubes, a tray of them) are lit alike and the same size
+    unlike = (max(c.level, k.level) > BRIGHTER * min(c.level, k.level)
+              or min(c.area, k.area) < FORESHORTENED * max(c.area, k.area))
+    return unlike and apart < JOINED_STEEP
 
 
 def _refusal(c: _Candidate, side: float) -> str | None:

@@ -88,6 +88,17 @@ def test_touching_cubes_are_two_cubes():
     assert letters_at(reading, cubes) == ["A", "S", "L"]
 
 
+def test_a_tray_of_touching_cubes_lit_from_one_side():
+    """Boggle's tray: a grid of cubes all touching, brighter towards one side."""
+    cubes = [dict(cx=250 + (SIDE + 6) * (i % 4), cy=180 + (SIDE + 6) * (i // 4), letter=letter, tilt=0.0)
+             for i, letter in enumerate("ABDEFGHJKLPRSTUY")]
+    image = scene((60, 90, 130), cubes).astype(np.float32)
+    image *= (0.7 + 0.6 * np.linspace(0, 1, image.shape[1]))[None, :, None]
+    reading = read_image(np.clip(image, 0, 255).astype(np.uint8), "any", use_ocr=False)
+    assert len(reading.cubes) == 16
+    assert letters_at(reading, cubes) == list("ABDEFGHJKLPRSTUY")
+
+
 def test_a_shadow_square_without_a_glyph_is_no_cube():
     image = scene((235, 235, 232), SPREAD[:3])
     shade = np.zeros(image.shape[:2], np.float32)
