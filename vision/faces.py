@@ -7,15 +7,19 @@ axes, the border is a strong change of brightness (to the table, to a side face,
 rounded edge), and every cube in a throw is the same size.  So:
 
 1. glyph seeds: thin dark marks on a lighter ground (a morphological black-hat), joined
-   into one blob per letter;
-2. for each seed, the face's axes from the gradients round it (the four-fold mean angle),
-   and the face's border along each axis from the glyph-free image (a closing wipes the
-   ink off the face): the strongest change of brightness along each of the four rays;
-3. the side of a top face is learned from the throw (all cubes are the same size) and
-   the search is run again with it;
-4. candidates that overlap are one cube: the top face is the squarest and largest of
-   them (a side face is a foreshortened strip joined to it); a side face's letter never
-   becomes a cube of its own.
+   into one blob per letter; faces brighter than the table also come from a whiteness
+   map (bright.py);
+2. for each seed, the face's axes from the gradients round it (the four-fold mean
+   angle), and along each axis the face's border: the first strong change of
+   brightness, with the glyph wiped off inside its own box; the same border looked for
+   either side of the axis tilts each edge to follow the face (a slanted view makes a
+   trapezoid);
+3. each candidate is scored by how much it looks like a top face (square, even inside,
+   a sharp border all round, white or cream, a dark glyph), and the side of a top face
+   is learned from the throw and the search run again with it;
+4. candidates on the same face are one; a face against a top face closer than a whole
+   face, and lit or sized differently, is that cube's side face, so a side face's letter
+   never becomes a cube of its own.
 
 An optional frame of the empty table (the camera fixed on the box) restricts the seeds
 to what changed, which removes table texture (gingham, wood grain, paper edges)."""
@@ -415,11 +419,6 @@ def _refusal(c: _Candidate, side: float) -> str | None:
     if c.contrast < 0.35:
         return f"no dark glyph inside (contrast {c.contrast:.2f})"
     return None
-
-
-def find_faces(image: np.ndarray, background: np.ndarray | None = None) -> list[Face]:
-    """Every top face in a BGR photo, straightened, in no particular order."""
-    return search_faces(image, background).faces
 
 
 def warp(image: np.ndarray, corners: np.ndarray, size: int = FACE_PIXELS) -> np.ndarray:
