@@ -26,13 +26,14 @@ CONFIDENT = 0.85           # below this a reading is marked uncertain
 MAX_OCR_CALLS = 2          # Tesseract calls per photo (a process start each: about 0.1 s on a PC)
 OCR_AT_ONCE = 2            # of them run side by side
 OCR_TRUST = 0.6            # Tesseract is asked only about glyphs this surely on a top face
+DISPUTED = 0.8             # the most confidence a letter Tesseract changed can have
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
 FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
 TRUSTED = 0.6              # a candidate this plausible is surely a top face
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
-SIDE_DOUBT = 0.85
-CLIPPED_DOUBT = 0.8
+SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
+CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
@@ -262,7 +263,11 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         ocr_start = time.perf_counter()
         try:
             _second_opinions(doubtful[:MAX_OCR_CALLS], possible)
+            before = [chosen for chosen, _, _ in choices]
             owners, choices = _decide(glyphs, cubes)
+            # where Tesseract changed the letter, the two opinions differ: still in doubt
+            choices = [(chosen, min(confidence, DISPUTED), True) if chosen != earlier else (chosen, confidence, u)
+                       for (chosen, confidence, u), earlier in zip(choices, before)]
         except ocr.TesseractMissing as exc:
             reading.notes.append(f"No second opinion on uncertain cubes: {exc}.")
         reading.ocr_ms = (time.perf_counter() - ocr_start) * 1000
