@@ -338,12 +338,19 @@ def _learn_side(view: _View, guess: float, changed, outlines) -> tuple[float, li
     return side, _candidates(view, side, changed, outlines)
 
 
+def _mostly_changed(outline: np.ndarray, changed: np.ndarray) -> bool:
+    """Whether most of an outline is where the table changed (not part of the table)."""
+    inside = np.zeros(changed.shape, np.uint8)
+    cv2.fillConvexPoly(inside, outline.astype(np.int32), 255)
+    return cv2.countNonZero(inside & changed) > 0.5 * max(1, cv2.countNonZero(inside))
+
+
 def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Search:
     """Every top face in a BGR photo, straightened, with the candidates rejected."""
     scale = min(1.0, WORK_WIDTH / image.shape[1])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     changed = _changed(image, background, scale)
-    outlines = bright_outlines(small)
+    outlines = [o for o in bright_outlines(small) if changed is None or _mostly_changed(o, changed)]
     # first guesses at the side: usual sizes, and the bright faces' if there are any
     guesses = [small.shape[1] * share for share in FIRST_SIDES]
     if outlines:
