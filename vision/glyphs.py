@@ -73,7 +73,8 @@ def extract_ink(face: np.ndarray) -> Ink | None:
         if touches and i != main[0] and not (x >= grown[0] and y >= grown[1] and x + w <= grown[2]
                                              and y + h <= grown[3]):
             continue
-        if i != main[0] and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
+        beside = x >= mx + mw or x + w <= mx or y >= my + mh or y + h <= my     # wholly off one side
+        if i != main[0] and beside and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
             bar_below = _bar_turns(centroids[i], centroids[main[0]])
             continue
         keep[labels == i] = 255

@@ -23,8 +23,7 @@ from vision.glyphs import extract_ink
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
 CONFIDENT = 0.85           # below this a reading is marked uncertain
-MAX_OCR_CALLS = 2          # Tesseract calls per photo (a process start each: about 0.1 s on a PC)
-OCR_AT_ONCE = 2            # of them run side by side
+MAX_OCR_CALLS = 4          # Tesseract calls per photo, run side by side (a process each: about 0.1 s on a PC)
 OCR_TRUST = 0.6            # Tesseract is asked only about glyphs this surely on a top face
 DISPUTED = 0.8             # the most confidence a letter Tesseract changed can have
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
@@ -166,14 +165,26 @@ def _doubt_the_chain(glyphs: list[_Glyph], cubes, cost, owners, choices) -> list
     return uncertain
 
 
-def _second_opinions(asked: list[tuple[_Glyph, int]], possible: str) -> None:
-    """Ask Tesseract about each glyph held the way up its likeliest letter says, all at
-    once (each call is a process of its own, so two cores read two glyphs in the time of
-    one), and bring the letter it reads closer in proportion to its confidence."""
-    with ThreadPoolExecutor(max_workers=OCR_AT_ONCE) as pool:
-        answers = list(pool.map(lambda a: ocr.read_letter(a[0].mask, int(a[0].turns[a[1]]), possible), asked))
+def _second_opinions(doubtful: list[tuple[_Glyph, int]], possible: str) -> None:
+    """Ask Tesseract about the most doubtful glyphs, each held the way up its likeliest
+    letter says and, if its runner-up says another, that way too (a glyph on its side
+    reads as nothing), at most MAX_OCR_CALLS asks, all at once (each is a process of its
+    own, so two cores read several glyphs in little more than the time of one).  The
+    letter read is brought closer in proportion to Tesseract's confidence; the first way
+    up that reads anything counts."""
+    asked: list[tuple[_Glyph, int]] = []
+    for g, chosen in doubtful:
+        runner_up = int(np.argsort(g.distances)[1]) if int(np.argmin(g.distances)) == chosen \
+            else int(np.argmin(g.distances))
+        for turns in dict.fromkeys((int(g.turns[chosen]), int(g.turns[runner_up]))):
+            asked.append((g, turns))
+    asked = asked[:MAX_OCR_CALLS]
+    with ThreadPoolExecutor(max_workers=len(asked) or 1) as pool:
+        answers = list(pool.map(lambda a: ocr.read_letter(a[0].mask, a[1], possible), asked))
+    settled: set[int] = set()
     for (g, _), answer in zip(asked, answers):
-        if answer is not None:
+        if answer is not None and id(g) not in settled:
+            settled.add(id(g))
             g.distances[LETTERS.index(answer[0])] -= OCR_WEIGHT * answer[1] / 100
 
 
@@ -262,7 +273,7 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         possible = "".join(sorted(set("".join(cubes)))) if cubes else "".join(LETTERS[:PLAIN])
         ocr_start = time.perf_counter()
         try:
-            _second_opinions(doubtful[:MAX_OCR_CALLS], possible)
+            _second_opinions(doubtful, possible)
             before = [chosen for chosen, _, _ in choices]
             owners, choices = _decide(glyphs, cubes)
             # where Tesseract changed the letter, the two opinions differ: still in doubt
