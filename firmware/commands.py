@@ -72,7 +72,8 @@ def _family_friendly(args) -> bool:
 
 def cmd_read(args) -> int:
     from vision.cli import read_images
-    return read_images(args.images, cube_set=args.set, as_json=args.json, debug_dir=args.debug)
+    return read_images(args.images, cube_set=args.set, as_json=args.json, debug_dir=args.debug,
+                       truth_path=args.truth)
 
 
 def add_word_commands(sub) -> None:
@@ -90,4 +91,5 @@ def add_word_commands(sub) -> None:
     read.add_argument("--set", choices=("classic", "later", "any"), default="classic",
                       help="the red cube set, or any letters for other dice")
     read.add_argument("--debug", metavar="DIR", help="write pictures of each step there")
+    read.add_argument("--truth", metavar="FILE", help="score the readings against a truth file (JSON)")
     read.set_defaults(func=cmd_read)

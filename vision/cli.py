@@ -11,18 +11,29 @@ import numpy as np
 from device.camera import read_image as load_image
 from device.errors import CameraError
 from vision.reader import CubeCountError, read_image
+from vision.truth import TruthFileError, load_truth, score_photo, summary_lines
 
 
 def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = False, debug_dir: str | None = None,
-                out=sys.stdout, err=sys.stderr) -> int:
+                truth_path: str | None = None, out=sys.stdout, err=sys.stderr) -> int:
     """Read each image; a file that cannot be read gets one line on stderr and the exit
-    status 1, and the others are still read."""
+    status 1, and the others are still read.  With a truth file, each photo is read with
+    the cube set and count its record gives (as the game knows them) and scored."""
     status = 0
+    try:
+        truth = load_truth(truth_path) if truth_path else None
+    except TruthFileError as exc:
+        print(f"tablemate read: {exc}", file=err)
+        return 1
+    scores = []
     for path in paths:
+        record = truth.get(Path(path).name) if truth is not None else None
+        if truth is not None and record is None:
+            print(f"tablemate read: {path}: not in the truth file, read but not scored.", file=err)
         try:
             image = load_image(path)
             working: list = []
-            reading = read_image(image, cube_set, debug=working if debug_dir else None)
+            reading = read_image(image, *_set_and_count(record, cube_set), debug=working if debug_dir else None)
         except (CameraError, CubeCountError) as exc:
             print(f"tablemate read: {exc}", file=err)
             status = 1
@@ -39,7 +50,24 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
             unsure = sum(c.uncertain for c in reading.cubes)
             print(f"{path}: {len(reading.cubes)} cubes: {letters}  (red in lower case; {unsure} uncertain; "
                   f"{reading.ms:.0f} ms)", file=out)
+        if record is not None:
+            score = score_photo(path, reading.cubes, record)
+            scores.append(score)
+            print(f"  truth: {score.cubes} cubes, found {score.found}, right {score.right}, phantoms "
+                  f"{score.phantoms}, silent wrong {score.silent_wrong}{'  ALL RIGHT' if score.all_right else ''}",
+                  file=out)
+    if truth is not None:
+        for line in summary_lines(scores):
+            print(line, file=out)
     return status
+
+
+def _set_and_count(record: dict | None, cube_set: str) -> tuple[str, int | None]:
+    """The cube set and number of cubes a truth record gives, else the command's set."""
+    if record is None or "vulnerable" not in record:
+        return cube_set, None
+    red_set = record.get("red_set", cube_set)
+    return red_set, len(record["cubes"]) if red_set != "any" else None
 
 
 def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> None:
@@ -49,6 +77,12 @@ def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> No
     marked = image.copy()
     rows = []
     for glyph, cube in working:
+        if cube is None:            # a rejected candidate: its outline and why
+            corners = glyph.corners.astype(np.int32)
+            cv2.polylines(marked, [corners], True, (200, 120, 0), 1)
+            cv2.putText(marked, glyph.reason[:40], tuple(int(v) for v in corners.min(axis=0)),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.35, (200, 120, 0), 1)
+            continue
         colour = (0, 0, 255) if cube.uncertain else (0, 200, 0)
         cv2.polylines(marked, [glyph.corners.astype(np.int32)], True, colour, 3)
         cv2.putText(marked, cube.letter, (int(cube.x) - 12, int(cube.y) - 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2,

@@ -1,141 +1,402 @@
-"""Finding the cube faces in a photo of the table and straightening each into a square.
+"""Finding the cubes' top faces in a photo of the table and straightening each into a square.
 
-Faces are the bright, nearly colourless squares; the table can be any colour or texture,
-so the image is first flattened (divided by a heavy blur of itself, which removes uneven
-light) and faces are taken as the whitest regions.  Touching faces are split by eroding
-the mask until the pieces have the size of one face."""
+Nothing here assumes the faces are brighter than the table (cream cubes on white paper
+are darker than it).  What holds on any table: every top face carries one dark or red
+glyph in its middle, the glyph's strokes and the face's border run along the face's own
+axes, the border is a strong change of brightness (to the table, to a side face, to the
+rounded edge), and every cube in a throw is the same size.  So:
+
+1. glyph seeds: thin dark marks on a lighter ground (a morphological black-hat), joined
+   into one blob per letter;
+2. for each seed, the face's axes from the gradients round it (the four-fold mean angle),
+   and the face's border along each axis from the glyph-free image (a closing wipes the
+   ink off the face): the strongest change of brightness along each of the four rays;
+3. the side of a top face is learned from the throw (all cubes are the same size) and
+   the search is run again with it;
+4. candidates that overlap are one cube: the top face is the squarest and largest of
+   them (a side face is a foreshortened strip joined to it); a side face's letter never
+   becomes a cube of its own.
+
+An optional frame of the empty table (the camera fixed on the box) restricts the seeds
+to what changed, which removes table texture (gingham, wood grain, paper edges)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-WORK_WIDTH = 820          # faces are found on a copy this wide; warped from the full image
+from vision.bright import bright_outlines, order_corners
+
+WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the full image
 FACE_PIXELS = 96          # the straightened face
+FIRST_SIDES = (0.04, 0.08)   # of the photo's width: first guesses at a face's side
+INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
+OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
+SIZES = (0.3, 2.2)         # a top face's area, in squares of the learned side (near cubes look bigger)
+FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is the face's border
+SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
+TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
+BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
+JOINED = 0.9              # of a face's own side: a face closer than this beside it is its side face
+JOINED_STEEP = 1.15       # ... or closer than this and lit differently
+CHANGED = 30              # grey levels that count as a change from the empty table
 
 
 @dataclass
 class Face:
-    corners: np.ndarray    # 4x2 float32, in the input image's pixels
+    corners: np.ndarray    # 4x2 float32, in the input image's pixels, clockwise
     centre: tuple[float, float]
     square: np.ndarray     # FACE_PIXELS x FACE_PIXELS BGR, straightened
+    likeness: float = 1.0      # how much the candidate looked like a top face, 0..1
+    rival: float = 0.0         # likeness of a face joined to this one that was taken for its side face
 
 
-def table_level(low: np.ndarray, block: int) -> np.ndarray:
-    """The table's own brightness everywhere: a low percentile of each block (faces are
-    brighter and shadows darker than most of a block), smoothed over the blocks."""
-    h, w = low.shape
-    bh, bw = max(1, h // block), max(1, w // block)
-    cut = low[:bh * block, :bw * block].reshape(bh, block, bw, block).transpose(0, 2, 1, 3).reshape(bh, bw, -1)
-    level = np.percentile(cut, 35, axis=2).astype(np.float32)
-    if min(bh, bw) >= 3:
-        level = cv2.medianBlur(level, 3)
-    return cv2.resize(cv2.GaussianBlur(level, (0, 0), 0.8), (w, h), interpolation=cv2.INTER_LINEAR)
+@dataclass
+class Rejected:
+    corners: np.ndarray
+    reason: str
 
 
-def whiteness(image: np.ndarray, face_side: float) -> np.ndarray:
-    """How many times brighter than the table each pixel is in its darkest channel, so
-    faces stand out on any table colour (a red cloth or green felt counts as dark), and
-    by the same ratio in the light and in the shade."""
-    low = image.min(axis=2).astype(np.float32)
-    level = table_level(low, max(8, int(face_side * 1.5)))
-    return np.maximum(low / (level + 8) - 1, 0)
+@dataclass
+class Search:
+    """What the finder saw: the faces kept, the candidates rejected and why, and the side
+    of a top face it learned (in the input image's pixels)."""
+    faces: list[Face] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    side: float = 0.0
 
 
-def _order(corners: np.ndarray) -> np.ndarray:
-    """Corners clockwise from the top-left, so every warp has the same handedness."""
-    c = corners.astype(np.float32)
-    centre = c.mean(axis=0)
-    angles = np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0])
-    c = c[np.argsort(angles)]
-    start = np.argmin(c.sum(axis=1))
-    return np.roll(c, -start, axis=0)
+def _odd(x: float) -> int:
+    return max(3, int(x) // 2 * 2 + 1)
 
 
-def _quad(contour: np.ndarray) -> np.ndarray:
-    """The face's four corners: a fitted quadrilateral if the outline has one, else the
-    minimum-area rectangle (slight keystone makes faces not quite square)."""
-    hull = cv2.convexHull(contour)
-    peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.04, 0.06):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float32)
-    return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+def _disc(size: float) -> np.ndarray:
+    k = _odd(size)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
-
-def _hulls(mask: np.ndarray) -> list[np.ndarray]:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return [cv2.convexHull(c) for c in contours if cv2.contourArea(c) > 40]
-
-
-def _separate(score: np.ndarray, hull: np.ndarray, face_area: float) -> list[np.ndarray]:
-    """A region the size of several faces is touching cubes: their faces are brighter
-    than the rounded edges between them, so a higher threshold inside it parts them."""
-    blob = np.zeros(score.shape, np.uint8)
-    cv2.fillConvexPoly(blob, hull.reshape(-1, 2).astype(np.int32), 255)
-    inside = score[blob > 0]
-    for share in (0.75, 0.85, 0.92):
-        mask = ((score > share * np.percentile(inside, 90)) & (blob > 0)).astype(np.uint8) * 255
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        parts = [h for h in _hulls(mask) if 0.35 * face_area < cv2.contourArea(h) < 1.6 * face_area]
-        if len(parts) >= 2:
-            return parts
-    return [hull]
+def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+    """Boxes (x, y, width, height) round letter-like dark marks: thinner than a fifth of a
+    face, much darker than the ground round them, about the size of a letter once their
+    pieces are joined."""
+    gray_f = gray.astype(np.float32)
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, _disc(side * 0.25)).astype(np.float32)
+    ink = (dark / (gray_f + dark + 10) > INK_DEPTH).astype(np.uint8) * 255
+    if changed is not None:
+        ink &= changed
+    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _disc(side * 0.12))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    seeds = []
+    for x, y, w, h, area in stats[1:]:
+        extent = max(w, h)
+        if 0.2 * side <= extent <= 1.0 * side and area >= 0.015 * side * side:
+            seeds.append((int(x), int(y), int(w), int(h)))
+    return seeds
 
 
-def _grow(hull: np.ndarray, factor: float) -> np.ndarray:
-    centre = hull.reshape(-1, 2).mean(axis=0)
-    return ((hull.reshape(-1, 2) - centre) * factor + centre).astype(np.float32)
+class AxisField:
+    """The face's axes (mod 90 degrees) round any point, from the gradients there: the
+    glyph's strokes and the face's border run along them, so the mean of four times
+    each gradient's angle, weighted by its strength, points along an axis.  Summed over
+    boxes with integral images, so each seed costs four look-ups."""
+
+    def __init__(self, blurred: np.ndarray):
+        gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
+        gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
+        strength = np.hypot(gx, gy)
+        quadruple = 4 * np.arctan2(gy, gx)
+        self.cos = cv2.integral(strength * np.cos(quadruple), sdepth=cv2.CV_64F)
+        self.sin = cv2.integral(strength * np.sin(quadruple), sdepth=cv2.CV_64F)
+
+    def angle(self, cx: float, cy: float, radius: float) -> float:
+        h, w = self.cos.shape[0] - 1, self.cos.shape[1] - 1
+        x0, y0 = max(0, int(cx - radius)), max(0, int(cy - radius))
+        x1, y1 = min(w, int(cx + radius) + 1), min(h, int(cy + radius) + 1)
+
+        def total(table):
+            return table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+        return float(np.arctan2(total(self.sin), total(self.cos)) / 4)
 
 
-def find_faces(image: np.ndarray) -> list[Face]:
-    """Every cube face in a BGR photo, straightened, in no particular order.
+@dataclass
+class _Ground:
+    """What the face's borders are looked for in: the photo (lightly blurred), except
+    inside the glyph's box, where the glyph is wiped off (a closing).  Wiping it off
+    everywhere would also wipe off the thin dark gap between two touching cubes."""
+    gray: np.ndarray
+    clean: np.ndarray
+    box: tuple[float, float, float, float]      # x0, y0, x1, y1
 
-    A face is taken where the darkest channel is well above the table's level (the
-    brightest few pixels of the picture set what "well above" means); the letter leaves
-    a hole and the rounded cube edges a dark border, so each bright region's hull is one
-    face, even when cubes touch."""
-    scale = WORK_WIDTH / image.shape[1]
+    def sample(self, points: np.ndarray) -> np.ndarray:
+        x, y = points[..., 0], points[..., 1]
+        plain = cv2.remap(self.gray, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        wiped = cv2.remap(self.clean, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        x0, y0, x1, y1 = self.box
+        return np.where((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1), wiped, plain)
+
+
+def _strongest(change: np.ndarray, reach: np.ndarray, low: float, high: float) -> tuple[float, float]:
+    """The first strong change between `low` and `high` (a local peak at least FIRST_EDGE
+    of the strongest: the top face's own border comes before the side face's outer edge,
+    which is often the stronger), and its size."""
+    window = np.flatnonzero((reach >= low) & (reach <= high))
+    values = change[window]
+    padded = np.concatenate([[-1.0], values, [-1.0]])
+    peaks = (values >= FIRST_EDGE * values.max()) & (values >= padded[:-2]) & (values >= padded[2:])
+    at = int(window[int(np.argmax(peaks)) if peaks.any() else int(np.argmax(values))])
+    return float(reach[at]), float(change[at])
+
+
+def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float):
+    """The face round a seed: along each of its four axes, where the glyph-free image
+    first changes strongly (the border, in a strip as wide as half a face, its median
+    across so that what is left of the glyph does not decide); then the same border
+    looked for in narrow strips either side of the axis, which tilts it to follow the
+    face's own edge (a face seen at a slant is a trapezoid, not a square).  Returns the
+    four corners, the reach along each axis, and how sharp the weakest border is
+    (change per pixel over the face's brightness)."""
+    step = 0.5
+    reach = np.arange(0.22 * side, 1.0 * side, step, dtype=np.float32)
+    across = np.concatenate([np.linspace(-0.22, 0.22, 7), -0.25 + np.linspace(-0.08, 0.08, 5),
+                             0.25 + np.linspace(-0.08, 0.08, 5)]).astype(np.float32) * side
+    turns = angle + np.arange(4) * np.pi / 2
+    along = np.stack([np.cos(turns), np.sin(turns)], axis=1).astype(np.float32)        # 4 x 2
+    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    points = (centre + reach[None, None, :, None] * along[:, None, None, :]
+              + across[None, :, None, None] * normal[:, None, None, :])                 # 4 x strips x reach x 2
+    samples = ground.sample(points.reshape(-1, len(reach), 2)).reshape(4, len(across), len(reach))
+    profiles = np.stack([np.median(samples[:, :7], axis=1), np.median(samples[:, 7:12], axis=1),
+                         np.median(samples[:, 12:], axis=1)], axis=1).reshape(12, len(reach))
+    profiles = cv2.GaussianBlur(profiles, (5, 1), 1.0)
+    changes = (np.abs(np.gradient(profiles, axis=1)) / step).reshape(4, 3, len(reach))
+    lines, reaches, sharpness = [], [], []
+    for k in range(4):
+        found, sharp = _strongest(changes[k, 0], reach, reach[0], reach[int(len(reach) * 0.85)])
+        reaches.append(found)
+        sharpness.append(sharp / (profiles[3 * k, 0] + 1))
+        ends = []
+        for strip, offset in ((1, -0.25 * side), (2, 0.25 * side)):
+            end, _ = _strongest(changes[k, strip], reach, found - 0.15 * side, found + 0.15 * side)
+            ends.append(centre + end * along[k] + offset * normal[k])
+        lines.append((ends[0], ends[1] - ends[0]))
+    corners = [_meet(lines[k], lines[(k + 1) % 4]) for k in range(4)]
+    if any(c is None or np.linalg.norm(c - centre) > 1.5 * side for c in corners):
+        corners = list(_corners(centre, angle, reaches))      # the lines do not make a face: the plain rectangle
+    return np.array(corners, np.float32), reaches, min(sharpness)
+
+
+def _meet(first, second) -> np.ndarray | None:
+    """Where two lines (a point and a direction each) cross, or None if they barely do."""
+    (p, d), (q, e) = first, second
+    det = d[0] * -e[1] - d[1] * -e[0]
+    if abs(det) < 1e-6 * (np.linalg.norm(d) * np.linalg.norm(e) + 1e-9):
+        return None
+    t = ((q[0] - p[0]) * -e[1] - (q[1] - p[1]) * -e[0]) / det
+    return p + t * d
+
+
+def _corners(centre: np.ndarray, angle: float, reach: list[float]) -> np.ndarray:
+    along = np.array([np.cos(angle), np.sin(angle)], np.float32)
+    normal = np.array([-along[1], along[0]], np.float32)
+    right, down, left, up = reach
+    return np.array([centre + right * along + down * normal, centre - left * along + down * normal,
+                     centre - left * along - up * normal, centre + right * along - up * normal], np.float32)
+
+
+@dataclass
+class _Candidate:
+    corners: np.ndarray       # working-image pixels
+    width: float
+    height: float
+    evenness: float = 0.0     # spread of the glyph-free face's brightness over its mean (a face is even)
+    contrast: float = 0.0     # how much darker the darkest ink is than the face, over the face
+    border: float = 1.0       # sharpness of the weakest of its four borders
+    tint: float = 0.0         # saturation of the face's lighter half (cube plastic is white or cream)
+    level: float = 0.0        # brightness of the glyph-free face
+
+    @property
+    def likeness(self) -> float:
+        """How much this looks like a top face, 0..1 (size aside)."""
+        return (self.squareness * min(1.0, self.contrast / 0.7) * float(np.exp(-self.evenness / 0.06))
+                * min(1.0, self.border / SHARP) ** 0.5 * float(np.exp(-max(0.0, self.tint - TINTED) / 0.12)))
+
+    @property
+    def area(self) -> float:
+        return self.width * self.height
+
+    @property
+    def squareness(self) -> float:
+        return min(self.width, self.height) / max(self.width, self.height, 1e-6)
+
+
+@dataclass
+class _View:
+    """The working copy of the photo, and what is worked out from it once."""
+    small: np.ndarray
+    gray: np.ndarray
+    blurred: np.ndarray
+    axes: AxisField
+
+    @classmethod
+    def of(cls, small: np.ndarray) -> "_View":
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        blurred = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
+        return cls(small, gray, blurred, AxisField(blurred))
+
+
+def _candidates(view: _View, side: float, changed: np.ndarray | None,
+                outlines: list[np.ndarray]) -> list[_Candidate]:
+    """A candidate round every glyph seed, and one for every outline found another way."""
+    small, gray, blurred, axes = view.small, view.gray, view.blurred, view.axes
+    clean = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, _disc(side * 0.25)).astype(np.float32)
+    found = []
+    for x, y, w, h in glyph_seeds(gray, side, changed):
+        centre = np.array([x + w / 2, y + h / 2], np.float32)
+        ground = _Ground(blurred, clean, (x - 0.15 * w, y - 0.15 * h, x + 1.15 * w, y + 1.15 * h))
+        angle = axes.angle(centre[0], centre[1], side * 0.6)
+        corners, reach, sharpness = face_outline(ground, centre, angle, side)
+        evenness, contrast, tint, level = _inside(small, gray, clean, corners)
+        found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
+                                tint, level))
+    for corners in outlines:
+        (x, y), (w, h), angle = cv2.minAreaRect(corners)
+        middle = 0.35 * min(w, h)
+        ground = _Ground(blurred, clean, (x - middle, y - middle, x + middle, y + middle))
+        _, _, sharpness = face_outline(ground, np.array([x, y], np.float32), np.radians(angle), side)
+        evenness, contrast, tint, level = _inside(small, gray, clean, corners)
+        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level))
+    return found
+
+
+def _inside(small: np.ndarray, gray: np.ndarray, clean: np.ndarray,
+            corners: np.ndarray) -> tuple[float, float, float, float]:
+    """The evenness of a candidate's glyph-free middle, its glyph's contrast, the tint
+    of its lighter half and its brightness: a face is evenly lit white or cream plastic
+    with dark ink on it; table texture and shadows are not."""
+    middle = corners.mean(axis=0)
+    inner = order_corners((corners - middle) * 0.7 + middle)
+    to_patch = cv2.getPerspectiveTransform(inner, np.float32([[0, 0], [23, 0], [23, 23], [0, 23]]))
+    face = cv2.warpPerspective(clean, to_patch, (24, 24))
+    ink = cv2.warpPerspective(gray, to_patch, (24, 24)).astype(np.float32)
+    level = float(np.partition(face.ravel(), 288)[288]) + 1         # the median (np.median is slow)
+    darkest = float(np.partition(ink.ravel(), 28)[28])               # the 5th percentile
+    colour = cv2.warpPerspective(small, to_patch, (24, 24)).reshape(-1, 3).astype(np.float32)
+    lighter = colour[ink.ravel() >= np.partition(ink.ravel(), 345)[345]].mean(axis=0)   # the top 40 %
+    tint = float((lighter.max() - lighter.min()) / (lighter.max() + 1))
+    return float(face.std() / level), float((level - darkest) / level), tint, level
+
+
+def _overlap(a: _Candidate, b: _Candidate) -> float:
+    area, _ = cv2.intersectConvexConvex(a.corners, b.corners)
+    return area / max(1.0, min(a.area, b.area))
+
+
+def _changed(image: np.ndarray, background: np.ndarray | None, scale: float) -> np.ndarray | None:
+    """Where the table no longer looks empty (None without a frame of the empty table)."""
+    if background is None:
+        return None
+    if background.shape != image.shape:
+        raise ValueError(f"The empty-table frame is {background.shape[1]}x{background.shape[0]} but the photo is "
+                         f"{image.shape[1]}x{image.shape[0]}: take both with the same camera setting.")
+    diff = cv2.absdiff(image, background).max(axis=2)
+    diff = cv2.resize(diff, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    mask = (cv2.GaussianBlur(diff, (0, 0), 1.5) > CHANGED).astype(np.uint8) * 255
+    return cv2.dilate(mask, _disc(WORK_WIDTH * 0.01))
+
+
+def _learn_side(view: _View, guess: float, changed, outlines) -> tuple[float, list[_Candidate]]:
+    """The side of a top face, learned from the throw (every cube is the same size): the
+    median side of the candidates found with a guess that look most like faces; then
+    the candidates found with it."""
+    candidates = _candidates(view, guess, changed, outlines)
+    likely = [c for c in candidates if c.likeness > 0.4]
+    if not likely:
+        return guess, candidates
+    side = float(np.median([np.sqrt(c.area) for c in likely]))
+    if abs(side / guess - 1) < 0.15:
+        return side, candidates          # near enough: the search would find the same faces
+    return side, _candidates(view, side, changed, outlines)
+
+
+def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Search:
+    """Every top face in a BGR photo, straightened, with the candidates rejected."""
+    scale = min(1.0, WORK_WIDTH / image.shape[1])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    side = small.shape[1] / 12          # a first guess, refined from what is found
-    hulls: list[np.ndarray] = []
-    for _ in range(2):
-        score = whiteness(small, side)
-        top = float(np.percentile(score, 99.5))
-        if top < 0.12:                  # nothing is much brighter than the table
-            return []
-        mask = (score > 0.45 * top).astype(np.uint8) * 255
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        hulls_all = _hulls(mask)
-        hulls = [h for h in hulls_all if _squareness(h) > 0.6]
-        if not hulls:
-            return []
-        side = float(np.sqrt(np.median([cv2.contourArea(h) for h in hulls])))
-    face_area = side * side
-    faces = []
-    for hull in hulls_all:
-        area = cv2.contourArea(hull)
-        if area >= 1.6 * face_area:
-            faces += _separate(score, hull, face_area)
-        elif area > 0.4 * face_area and _squareness(hull) > 0.6:
-            faces.append(hull)
-    result = []
-    for hull in faces:
-        corners = _order(_quad(_grow(hull, 1.04).reshape(-1, 1, 2)) / scale)
-        result.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners)))
-    return result
+    changed = _changed(image, background, scale)
+    outlines = bright_outlines(small)
+    # first guesses at the side: usual sizes, and the bright faces' if there are any
+    guesses = [small.shape[1] * share for share in FIRST_SIDES]
+    if outlines:
+        bright = float(np.median([np.sqrt(cv2.contourArea(o)) for o in outlines]))
+        guesses = [g for g in guesses if not 0.75 < bright / g < 1.33] + [bright]
+    view = _View.of(small)
+    side, candidates = max((_learn_side(view, guess, changed, outlines) for guess in guesses),
+                           key=lambda found: sum(c.likeness for c in found[1] if c.likeness > 0.3))
+    search = Search(side=side / scale)
+    kept: list[_Candidate] = []
+    rival: dict[int, float] = {}
+    for c in sorted(candidates, key=lambda c: -(c.likeness * min(c.area, side * side * 1.3))):
+        reason = _refusal(c, side)
+        if reason is None:
+            twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
+            reason = None if twin is None else "overlaps a squarer face (a second seed on it)"
+        if reason is None:
+            joined = next((k for k in kept if _joined(c, k)), None)
+            if joined is not None:
+                # the light comes from above: of a cube's faces, the top one is the brightest
+                top, side_face = (c, joined) if c.level > joined.level * BRIGHTER else (joined, c)
+                if top is c:
+                    kept = [c if k is joined else k for k in kept]
+                rival[id(top)] = max(rival.get(id(top), 0.0), side_face.likeness)
+                search.rejected.append(Rejected(order_corners(side_face.corners / scale),
+                                                "joined to a brighter or more face-like face: a side face"))
+                continue
+        if reason:
+            search.rejected.append(Rejected(order_corners(c.corners / scale), reason))
+            continue
+        kept.append(c)
+    for c in kept:
+        corners = order_corners(c.corners / scale)
+        search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.likeness,
+                                 rival.get(id(c), 0.0)))
+    return search
 
 
-def _squareness(contour: np.ndarray) -> float:
-    """1 for a filled square; lower for long, thin or ragged shapes."""
-    (_, _), (w, h), _ = cv2.minAreaRect(contour)
-    if min(w, h) == 0:
-        return 0.0
-    fill = cv2.contourArea(contour) / (w * h)
-    return min(w, h) / max(w, h) * fill
+def _joined(c: _Candidate, k: _Candidate) -> bool:
+    """Whether `c` lies against `k` closer than a whole face: a face sharing an edge with
+    it, i.e. one of the same cube's side faces (two cubes' top faces are at least a face
+    apart, whatever the perspective, measured along the face's own axes)."""
+    c0, c1, c2, c3 = order_corners(k.corners)
+    across = ((c1 - c0) + (c2 - c3)) / 2
+    down = ((c3 - c0) + (c2 - c1)) / 2
+    offset = c.corners.mean(axis=0) - k.corners.mean(axis=0)
+    u, v = np.linalg.solve(np.column_stack([across, down]).astype(np.float64), offset.astype(np.float64))
+    apart = max(abs(u), abs(v))
+    if min(abs(u), abs(v)) > 0.45 or apart < 0.45:
+        return False                  # diagonal: two cubes; or on it: a second seed on the same face
+    # a side face seen steeply is nearly as tall as the top face; it is then told from a
+    # neighbour's top face by its light (two top faces are lit alike)
+    unlike = max(c.level, k.level) > BRIGHTER * min(c.level, k.level)
+    return apart < JOINED or (apart < JOINED_STEEP and unlike)
+
+
+def _refusal(c: _Candidate, side: float) -> str | None:
+    """Why a candidate is not a top face, or None."""
+    if c.squareness < 0.6:
+        return f"not square ({c.squareness:.2f}): a side face or a shadow"
+    if not SIZES[0] * side * side < c.area < SIZES[1] * side * side:
+        return f"not the size of the other faces ({np.sqrt(c.area) / side:.2f} of their side)"
+    if c.evenness > 0.15:
+        return f"uneven inside ({c.evenness:.2f}): table texture or a shadow edge"
+    if c.contrast < 0.35:
+        return f"no dark glyph inside (contrast {c.contrast:.2f})"
+    return None
+
+
+def find_faces(image: np.ndarray, background: np.ndarray | None = None) -> list[Face]:
+    """Every top face in a BGR photo, straightened, in no particular order."""
+    return search_faces(image, background).faces
 
 
 def warp(image: np.ndarray, corners: np.ndarray, size: int = FACE_PIXELS) -> np.ndarray:

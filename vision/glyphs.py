@@ -26,12 +26,15 @@ class Ink:
     redness: float
     bar_below: int | None     # quarter turns that bring the bar under the glyph, if a bar was found
     coverage: float           # share of the face covered by ink
+    clipped: bool = False     # the glyph runs into the face's edge: the outline may cut through it
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:
     """The face in units of its own white (its bright pixels' colour becomes 1, 1, 1)."""
     f = face.astype(np.float32)
-    white = np.percentile(f.reshape(-1, 3), 85, axis=0) + 1
+    pixels = f.reshape(-1, 3)
+    at = int(len(pixels) * 0.85)
+    white = np.partition(pixels, at, axis=0)[at] + 1          # the 85th percentile of each channel
     return f / white
 
 
@@ -57,11 +60,19 @@ def extract_ink(face: np.ndarray) -> Ink | None:
         touches = x <= 0 or y <= 0 or x + w >= inner or y + h >= inner
         if touches and area < inner * inner * 0.05 and (min(w, h) < inner * 0.04 or max(w, h) > inner * 0.7):
             continue   # a sliver of the cube's edge (an orientation bar is shorter and thicker)
-        pieces.append((i, x, y, w, h, area))
+        pieces.append((i, x, y, w, h, area, touches))
     if not pieces:
         return None
-    main = max(pieces, key=lambda p: p[5])
-    for i, _, _, w, h, area in pieces:
+    # the glyph is the largest piece in the middle; what touches the edge outside it is
+    # the next face's letter or the table, seen past an outline a little too large
+    middle = [p for p in pieces if np.abs(centroids[p[0]] - inner / 2).max() < inner * 0.3]
+    main = max(middle or pieces, key=lambda p: p[5])
+    _, mx, my, mw, mh, _, clipped = main
+    grown = (mx - 0.1 * mw, my - 0.1 * mh, mx + 1.1 * mw, my + 1.1 * mh)
+    for i, x, y, w, h, area, touches in pieces:
+        if touches and i != main[0] and not (x >= grown[0] and y >= grown[1] and x + w <= grown[2]
+                                             and y + h <= grown[3]):
+            continue
         if i != main[0] and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
             bar_below = _bar_turns(centroids[i], centroids[main[0]])
             continue
@@ -73,7 +84,7 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     redness = float(np.median(ink[:, 2] - (ink[:, 0] + ink[:, 1]) / 2))
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
-    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage)
+    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped))
 
 
 def _elongation(piece: np.ndarray) -> float:

@@ -8,6 +8,7 @@ A reading the reader is not sure of is marked uncertain."""
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,15 +16,24 @@ import numpy as np
 from firmware.games import perquackey as pq
 from vision import ocr
 from vision.assign import assign
-from vision.classifier import LETTERS, letter_distances
-from vision.faces import find_faces
+from vision.classifier import LETTERS, PLAIN, letter_distances
+from vision.faces import Rejected, search_faces
 from vision.glyphs import extract_ink
 
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
 CONFIDENT = 0.85           # below this a reading is marked uncertain
+MAX_OCR_CALLS = 2          # Tesseract calls per photo (a process start each: about 0.1 s on a PC)
+OCR_AT_ONCE = 2            # of them run side by side
+OCR_TRUST = 0.6            # Tesseract is asked only about glyphs this surely on a top face
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
+FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
+TRUSTED = 0.6              # a candidate this plausible is surely a top face
+RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
+SIDE_DOUBT = 0.85
+CLIPPED_DOUBT = 0.8
+PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
 class CubeCountError(ValueError):
@@ -52,6 +62,7 @@ class Reading:
     cubes: list[CubeReading] = field(default_factory=list)
     cube_faces: tuple[str, ...] = ()
     ms: float = 0.0
+    ocr_ms: float = 0.0                     # of `ms`, the time Tesseract took
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -80,6 +91,23 @@ class _Glyph:
     mask: np.ndarray
     distances: np.ndarray     # to each of the 26 letters
     turns: np.ndarray         # the quarter turn that fits each letter best
+    likeness: float = 1.0     # how much the candidate looked like a top face, 0..1
+    rival: float = 0.0        # likeness of a joined face taken for this one's side face
+    clipped: bool = False     # the glyph runs into the outline's edge (which may cut it)
+
+    @property
+    def plausibility(self) -> float:
+        """A top face with a letter on it: face-like, and its glyph near some letter
+        (a shadow or a paper edge is neither)."""
+        return self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.25))
+
+    @property
+    def trust(self) -> float:
+        """How far the reading can be trusted to be a cube's top face at all, 0..1: a
+        shadow, a paper edge or a side face must not carry a confident letter."""
+        unsure_which_face = self.rival > RIVAL_SHARE * self.likeness
+        return (min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
+                * (CLIPPED_DOUBT if self.clipped else 1.0))
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
@@ -110,9 +138,9 @@ def _decide(glyphs: list[_Glyph], cubes: tuple[str, ...]):
     owners = assign(_costs(glyphs, cubes)) if cubes and glyphs else [None] * len(glyphs)
     choices = []
     for g, cube in zip(glyphs, owners):
-        faces = cubes[cube] if cube is not None else LETTERS
+        faces = cubes[cube] if cube is not None else LETTERS[:len(g.distances)]
         chosen = min((LETTERS.index(ch) for ch in set(faces)), key=lambda i: g.distances[i])
-        confidence = _confidence(g.distances, chosen)
+        confidence = _confidence(g.distances, chosen) * g.trust
         choices.append((chosen, confidence, confidence < CONFIDENT or int(np.argmin(g.distances)) != chosen))
     return owners, choices
 
@@ -137,25 +165,50 @@ def _doubt_the_chain(glyphs: list[_Glyph], cubes, cost, owners, choices) -> list
     return uncertain
 
 
-def _second_opinion(g: _Glyph, chosen: int, possible: str) -> None:
-    """Ask Tesseract, holding the glyph each way up that a likely letter suggests (a
-    symmetric letter such as H fits upside down as well as upright)."""
-    likely = [chosen] + [int(i) for i in np.argsort(g.distances)[:3] if i != chosen]
-    for turns in dict.fromkeys(int(g.turns[i]) for i in likely):
-        answer = ocr.read_letter(g.mask, turns, possible)
+def _second_opinions(asked: list[tuple[_Glyph, int]], possible: str) -> None:
+    """Ask Tesseract about each glyph held the way up its likeliest letter says, all at
+    once (each call is a process of its own, so two cores read two glyphs in the time of
+    one), and bring the letter it reads closer in proportion to its confidence."""
+    with ThreadPoolExecutor(max_workers=OCR_AT_ONCE) as pool:
+        answers = list(pool.map(lambda a: ocr.read_letter(a[0].mask, int(a[0].turns[a[1]]), possible), asked))
+    for (g, _), answer in zip(asked, answers):
         if answer is not None:
             g.distances[LETTERS.index(answer[0])] -= OCR_WEIGHT * answer[1] / 100
-            return
 
 
-def _glyphs(image: np.ndarray) -> list[_Glyph]:
+def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
+    """The uncertain glyphs Tesseract could help with, most helpful first: those surely
+    on a top face (Tesseract cannot tell a side face or a shadow) whose letter is most in
+    doubt."""
+    asked = [(g, chosen, confidence / g.trust) for g, (chosen, confidence, uncertain) in zip(glyphs, choices)
+             if uncertain and g.trust >= OCR_TRUST]
+    return [(g, chosen) for g, chosen, _ in sorted(asked, key=lambda a: a[2])]
+
+
+def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool) -> list[_Glyph]:
+    search = search_faces(image, background)
+    rejected.extend(search.rejected)
     glyphs = []
-    for face in find_faces(image):
+    for face in search.faces:
         ink = extract_ink(face.square)
-        if ink is not None:           # a bright square without a glyph is not a face
-            distances, turns = letter_distances(ink.mask, ink.bar_below)
-            glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns))
+        if ink is None:               # a square without a glyph is not a top face
+            rejected.append(Rejected(face.corners, "no glyph in the middle"))
+            continue
+        distances, turns = letter_distances(ink.mask, ink.bar_below, qu)
+        glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
+                             face.likeness, face.rival, ink.clipped))
     return glyphs
+
+
+def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:
+    """The candidates that are cubes: never more than `most`, the most plausible first;
+    when the number of cubes is not `known`, only those plausible enough."""
+    ranked = sorted(glyphs, key=lambda g: -g.plausibility)
+    keep = [g for g in ranked[:most] if known or g.plausibility >= PLAUSIBLE]
+    for g in ranked[len(keep):]:
+        rejected.append(Rejected(g.corners, f"less like a cube face than the {len(keep)} kept "
+                                            f"({g.plausibility:.2f})"))
+    return [g for g in glyphs if any(g is k for k in keep)]
 
 
 def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
@@ -172,40 +225,47 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
         same = [o for o in same if np.hypot(o.centre[0] - g.centre[0], o.centre[1] - g.centre[1]) < side / 2]
         distances = np.mean([o.distances for o in same], axis=0)
         red = sum(o.red for o in same) * 2 > len(same)
-        combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns))
+        combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
+                               float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
+                               all(o.clipped for o in same)))
     return combined
 
 
 def read_image(image: np.ndarray, cube_set: str = "classic", expected: int | None = None,
-               use_ocr: bool = True, debug: list | None = None) -> Reading:
+               use_ocr: bool = True, debug: list | None = None, background: np.ndarray | None = None) -> Reading:
     """Read every cube in a BGR photo.  `expected` is the number of cubes the throw has,
-    if known; `debug`, if given, receives each glyph's working with its reading."""
-    return read_frames([image], cube_set, expected, use_ocr, debug)
+    if known; `background` a frame of the empty table from the same fixed camera, if
+    there is one; `debug`, if given, receives (glyph working, reading) for each cube and
+    (rejected candidate, None) for each candidate that was not taken for a cube."""
+    return read_frames([image], cube_set, expected, use_ocr, debug, background)
 
 
 def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: int | None = None,
-                use_ocr: bool = True, debug: list | None = None) -> Reading:
+                use_ocr: bool = True, debug: list | None = None, background: np.ndarray | None = None) -> Reading:
     """Read a throw from one or more frames taken from the same place."""
     if cube_set not in CUBE_SETS:
         raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
     start = time.perf_counter()
-    glyphs = _combine([_glyphs(image) for image in images])
+    rejected: list[Rejected] = []
+    glyphs = _combine([_glyphs(image, background, rejected if i == 0 else [], cube_set == "any")
+                       for i, image in enumerate(images)])
+    most = len(cube_list(cube_set, expected)) if expected and cube_set != "any" else expected
+    if not most and cube_set != "any":
+        most = len(pq.cubes(True, cube_set))      # no more cubes than the largest throw
+    glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
     cubes = cube_list(cube_set, expected or len(glyphs))
-    if cubes and len(glyphs) > len(cubes):
-        raise CubeCountError(f"Found {len(glyphs)} cubes but the set has only {len(cubes)}: "
-                             f"is something else on the table?")
     reading = Reading(cube_faces=cubes)
     owners, choices = _decide(glyphs, cubes)
-    doubtful = [g for g, (_, _, uncertain) in zip(glyphs, choices) if uncertain]
+    doubtful = _worth_asking(glyphs, choices)
     if use_ocr and doubtful:
-        possible = "".join(sorted(set("".join(cubes)))) if cubes else LETTERS
+        possible = "".join(sorted(set("".join(cubes)))) if cubes else "".join(LETTERS[:PLAIN])
+        ocr_start = time.perf_counter()
         try:
-            for g, (chosen, _, uncertain) in zip(glyphs, choices):
-                if uncertain:
-                    _second_opinion(g, chosen, possible)
+            _second_opinions(doubtful[:MAX_OCR_CALLS], possible)
             owners, choices = _decide(glyphs, cubes)
         except ocr.TesseractMissing as exc:
             reading.notes.append(f"No second opinion on uncertain cubes: {exc}.")
+        reading.ocr_ms = (time.perf_counter() - ocr_start) * 1000
     doubts = _doubt_the_chain(glyphs, cubes, _costs(glyphs, cubes), owners, choices) if cubes and glyphs \
         else [c[2] for c in choices]
     for g, cube, (chosen, confidence, _), uncertain in zip(glyphs, owners, choices, doubts):
@@ -214,16 +274,19 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     reading.ms = (time.perf_counter() - start) * 1000
     if debug is not None:
         debug.extend(zip(glyphs, reading.cubes))
+        debug.extend((r, None) for r in rejected)
     reading.cubes.sort(key=lambda c: (c.y, c.x))
     return reading
 
 
-def read_throw(frames, vulnerable: bool, red_set: str = "classic") -> Reading:
-    """Read a Perquackey throw at the table from a frame or a list of frames: the number
-    of cubes is known (10, or 13 when vulnerable), and a photo that shows another number
-    gets a plain message."""
+def read_throw(frames, vulnerable: bool, red_set: str = "classic", background: np.ndarray | None = None) -> Reading:
+    """Read a Perquackey throw at the table from a frame or a list of frames (and a frame
+    of the empty table, if the camera is fixed and took one): the number of cubes is
+    known (10, or 13 when vulnerable), and a photo that shows another number gets a
+    plain message."""
     expected = len(pq.cubes(vulnerable, red_set))
-    reading = read_frames(frames if isinstance(frames, list) else [frames], red_set, expected)
+    reading = read_frames(frames if isinstance(frames, list) else [frames], red_set, expected,
+                          background=background)
     seen = len(reading.cubes)
     if seen == 0:
         raise CubeCountError("No cubes found: check that the camera sees the table and the light is on "

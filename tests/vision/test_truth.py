@@ -1,0 +1,76 @@
+"""`tablemate read --truth`: scoring readings against the letters written down."""
+import io
+import json
+
+import cv2
+
+from vision.cli import read_images
+from vision.reader import CubeReading
+from vision.synth import make_throw
+from vision.truth import TruthFileError, load_truth, score_photo, summary_lines
+
+RECORD = {"image": "a.jpg", "size": 60, "cubes": [{"letter": "E", "red": False, "x": 100, "y": 100},
+                                                  {"letter": "T", "red": False, "x": 300, "y": 100}]}
+
+
+def reading(letter, x, y, confidence=0.99, uncertain=False):
+    return CubeReading(letter, False, x, y, confidence, uncertain)
+
+
+def test_found_right_phantoms_and_silent_wrong_are_counted():
+    score = score_photo("a.jpg", [reading("E", 105, 98), reading("I", 300, 110), reading("X", 600, 600, 0.5, True)],
+                        RECORD)
+    assert (score.found, score.right, score.phantoms, score.silent_wrong) == (2, 1, 1, 1)
+    assert not score.all_right
+    # the phantom counts as a wrong reading in the reliability table
+    assert sorted(score.pairs) == [(0.5, False), (0.99, False), (0.99, True)]
+
+
+def test_a_reading_beyond_reach_is_a_phantom_and_the_cube_is_missed():
+    score = score_photo("a.jpg", [reading("E", 100 + 0.7 * 60, 100), reading("T", 300, 100)], RECORD)
+    assert (score.found, score.right, score.phantoms) == (1, 1, 1)
+
+
+def test_two_readings_on_one_cube_are_one_found_and_one_phantom():
+    score = score_photo("a.jpg", [reading("E", 100, 100), reading("E", 110, 100, 0.6), reading("T", 300, 100)],
+                        RECORD)
+    assert (score.found, score.right, score.phantoms) == (2, 2, 1)
+
+
+def test_the_summary_has_totals_and_a_reliability_table():
+    lines = summary_lines([score_photo("a.jpg", [reading("E", 100, 100), reading("T", 300, 100)], RECORD)])
+    assert lines[0].startswith("photos 1: cubes 2, found 2 (100.0 %), right 2 (100.0 %), phantoms 0")
+    assert "photos all right 1/1" in lines[0]
+    assert any("confidence 0.95-1.00: 2 readings, 100.0 % right" in line for line in lines)
+
+
+def test_bad_truth_files_get_plain_messages(tmp_path):
+    for text, message in (("not json", "not JSON"), ('{"image": "a.jpg"}', "expected a list")):
+        path = tmp_path / "truth.json"
+        path.write_text(text)
+        try:
+            load_truth(path)
+        except TruthFileError as exc:
+            assert message in str(exc)
+        else:
+            raise AssertionError("accepted a bad truth file")
+    err = io.StringIO()
+    assert read_images([], truth_path=str(tmp_path / "gone.json"), out=io.StringIO(), err=err) == 1
+    assert "cannot read the truth file" in err.getvalue()
+
+
+def test_the_read_command_scores_a_folder_against_its_truth(tmp_path):
+    throw = make_throw(21, vulnerable=False)
+    photo = tmp_path / "throw.jpg"
+    cv2.imwrite(str(photo), throw.image)
+    other = tmp_path / "other.jpg"
+    cv2.imwrite(str(other), throw.image)
+    truth = [{"image": "throw.jpg", "vulnerable": False, "red_set": "classic", "size": 95,
+              "cubes": [{"letter": c.letter, "red": c.red, "x": c.x, "y": c.y} for c in throw.cubes]}]
+    (tmp_path / "truth.json").write_text(json.dumps(truth))
+    out, err = io.StringIO(), io.StringIO()
+    assert read_images([str(photo), str(other)], truth_path=str(tmp_path / "truth.json"), out=out, err=err) == 0
+    assert "other.jpg: not in the truth file" in err.getvalue()
+    text = out.getvalue()
+    assert "truth: 10 cubes, found 10, right 10, phantoms 0, silent wrong 0  ALL RIGHT" in text
+    assert "photos 1: cubes 10, found 10" in text

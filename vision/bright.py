@@ -1,0 +1,117 @@
+"""Faces brighter than the table: the usual case on a dark or coloured table.  The image
+is flattened (each pixel's darkest channel over the table's own level round it, which
+removes uneven light) and faces are taken as the whitest regions; touching faces are
+parted by a higher threshold inside a region the size of several faces."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def order_corners(corners: np.ndarray) -> np.ndarray:
+    """Corners clockwise from the top-left, so every warp has the same handedness."""
+    c = corners.astype(np.float32)
+    centre = c.mean(axis=0)
+    angles = np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0])
+    c = c[np.argsort(angles)]
+    start = np.argmin(c.sum(axis=1))
+    return np.roll(c, -start, axis=0)
+
+
+def table_level(low: np.ndarray, block: int) -> np.ndarray:
+    """The table's own brightness everywhere: a low percentile of each block (faces are
+    brighter and shadows darker than most of a block), smoothed over the blocks."""
+    h, w = low.shape
+    bh, bw = max(1, h // block), max(1, w // block)
+    cut = low[:bh * block, :bw * block].reshape(bh, block, bw, block).transpose(0, 2, 1, 3).reshape(bh, bw, -1)
+    level = np.percentile(cut, 35, axis=2).astype(np.float32)
+    if min(bh, bw) >= 3:
+        level = cv2.medianBlur(level, 3)
+    return cv2.resize(cv2.GaussianBlur(level, (0, 0), 0.8), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def whiteness(image: np.ndarray, face_side: float) -> np.ndarray:
+    """How many times brighter than the table each pixel is in its darkest channel, so
+    faces stand out on any table colour (a red cloth or green felt counts as dark), and
+    by the same ratio in the light and in the shade."""
+    b, g, r = cv2.split(image)
+    low = cv2.min(cv2.min(b, g), r).astype(np.float32)
+    level = table_level(low, max(8, int(face_side * 1.5)))
+    return np.maximum(low / (level + 8) - 1, 0)
+
+
+def _quad(contour: np.ndarray) -> np.ndarray:
+    """The face's four corners: a fitted quadrilateral if the outline has one, else the
+    minimum-area rectangle (slight keystone makes faces not quite square)."""
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+    return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+
+
+
+def _hulls(mask: np.ndarray) -> list[np.ndarray]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [cv2.convexHull(c) for c in contours if cv2.contourArea(c) > 40]
+
+
+def _separate(score: np.ndarray, hull: np.ndarray, face_area: float) -> list[np.ndarray]:
+    """A region the size of several faces is touching cubes: their faces are brighter
+    than the rounded edges between them, so a higher threshold inside it parts them."""
+    blob = np.zeros(score.shape, np.uint8)
+    cv2.fillConvexPoly(blob, hull.reshape(-1, 2).astype(np.int32), 255)
+    inside = score[blob > 0]
+    for share in (0.75, 0.85, 0.92):
+        mask = ((score > share * np.percentile(inside, 90)) & (blob > 0)).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        parts = [h for h in _hulls(mask) if 0.35 * face_area < cv2.contourArea(h) < 1.6 * face_area]
+        if len(parts) >= 2:
+            return parts
+    return [hull]
+
+
+def _grow(hull: np.ndarray, factor: float) -> np.ndarray:
+    centre = hull.reshape(-1, 2).mean(axis=0)
+    return ((hull.reshape(-1, 2) - centre) * factor + centre).astype(np.float32)
+
+
+def bright_outlines(small: np.ndarray) -> list[np.ndarray]:
+    """Outlines of faces that are brighter than the table (the usual case on a dark or
+    coloured table, and the flat generated throws): the whitest regions, touching ones
+    parted by a higher threshold.  Corners in `small`'s pixels."""
+    side = small.shape[1] / 12          # a first guess, refined from what is found
+    hulls: list[np.ndarray] = []
+    hulls_all: list[np.ndarray] = []
+    for _ in range(2):
+        score = whiteness(small, side)
+        top = float(np.percentile(score, 99.5))
+        if top < 0.12:                  # nothing is much brighter than the table
+            return []
+        mask = (score > 0.45 * top).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        hulls_all = _hulls(mask)
+        hulls = [h for h in hulls_all if _squareness(h) > 0.6]
+        if not hulls:
+            return []
+        side = float(np.sqrt(np.median([cv2.contourArea(h) for h in hulls])))
+    face_area = side * side
+    faces = []
+    for hull in hulls_all:
+        area = cv2.contourArea(hull)
+        if area >= 1.6 * face_area:
+            faces += _separate(score, hull, face_area)
+        elif area > 0.4 * face_area and _squareness(hull) > 0.6:
+            faces.append(hull)
+    return [order_corners(_quad(_grow(hull, 1.04).reshape(-1, 1, 2))) for hull in faces]
+
+
+def _squareness(contour: np.ndarray) -> float:
+    """1 for a filled square; lower for long, thin or ragged shapes."""
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    if min(w, h) == 0:
+        return 0.0
+    fill = cv2.contourArea(contour) / (w * h)
+    return min(w, h) / max(w, h) * fill

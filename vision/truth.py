@@ -1,0 +1,102 @@
+"""Scoring readings against a truth file, so anyone can measure the reader on a folder
+of photos whose letters they wrote down.
+
+A truth file is a JSON list, one record per photo:
+`{"image": "throw-000.jpg", "cubes": [{"letter": "E", "red": false, "x": 1096.7, "y": 707.1}, ...],
+"size": 72.3, "vulnerable": true, "red_set": "classic"}` with x, y the centre of each cube's top
+face in pixels and size the side of a top face in pixels (optional: guessed from the
+spacing of the cubes if missing).  A reading within 0.6 x size of a centre belongs to
+that cube; a reading that belongs to no cube is a phantom."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+REACH = 0.6                 # of the face's side: how far a reading may be from the true centre
+
+
+class TruthFileError(ValueError):
+    """The truth file cannot be used."""
+
+
+@dataclass
+class PhotoScore:
+    image: str
+    cubes: int = 0
+    found: int = 0
+    right: int = 0
+    phantoms: int = 0
+    silent_wrong: int = 0          # a wrong letter not marked uncertain
+    pairs: list[tuple[float, bool]] = field(default_factory=list)   # (confidence, right) per reading
+
+    @property
+    def all_right(self) -> bool:
+        return self.right == self.cubes and self.phantoms == 0
+
+
+def load_truth(path: str | Path) -> dict[str, dict]:
+    """The truth records by image file name."""
+    try:
+        records = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise TruthFileError(f"{path}: cannot read the truth file ({exc.strerror}).") from exc
+    except json.JSONDecodeError as exc:
+        raise TruthFileError(f"{path}: not JSON ({exc.msg} at line {exc.lineno}).") from exc
+    if not isinstance(records, list) or not all(isinstance(r, dict) and "image" in r and "cubes" in r
+                                                for r in records):
+        raise TruthFileError(f"{path}: expected a list of {{\"image\", \"cubes\": [...]}} records.")
+    return {Path(r["image"]).name: r for r in records}
+
+
+def _side(record: dict) -> float:
+    if record.get("size"):
+        return float(record["size"])
+    centres = np.array([(c["x"], c["y"]) for c in record["cubes"]], float)
+    if len(centres) < 2:
+        return 60.0
+    gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(len(centres)) * 1e9
+    return float(np.median(gaps.min(axis=1)) * 0.8)
+
+
+def score_photo(image: str, cubes, record: dict) -> PhotoScore:
+    """Each reading is given to the nearest true cube within reach (one reading per
+    cube: a second reading on the same cube counts as a phantom)."""
+    reach = REACH * _side(record)
+    truth = record["cubes"]
+    score = PhotoScore(image, cubes=len(truth))
+    taken: set[int] = set()
+    for c in sorted(cubes, key=lambda c: -c.confidence):
+        distances = [np.hypot(c.x - t["x"], c.y - t["y"]) if i not in taken else np.inf
+                     for i, t in enumerate(truth)]
+        nearest = int(np.argmin(distances)) if distances else -1
+        if nearest < 0 or distances[nearest] > reach:
+            score.phantoms += 1
+            score.pairs.append((c.confidence, False))      # a phantom is a wrong reading, whatever its letter
+            continue
+        taken.add(nearest)
+        right = c.letter.upper() == truth[nearest]["letter"].upper()
+        score.found += 1
+        score.right += right
+        score.silent_wrong += (not right) and not c.uncertain
+        score.pairs.append((c.confidence, right))
+    return score
+
+
+def summary_lines(scores: list[PhotoScore]) -> list[str]:
+    """The totals and a reliability table: how often a reading at each confidence is right."""
+    cubes = sum(s.cubes for s in scores) or 1
+    lines = [f"photos {len(scores)}: cubes {cubes}, found {sum(s.found for s in scores)} "
+             f"({100 * sum(s.found for s in scores) / cubes:.1f} %), right {sum(s.right for s in scores)} "
+             f"({100 * sum(s.right for s in scores) / cubes:.1f} %), phantoms {sum(s.phantoms for s in scores)}, "
+             f"silent wrong {sum(s.silent_wrong for s in scores)}, photos all right "
+             f"{sum(s.all_right for s in scores)}/{len(scores)}"]
+    pairs = [p for s in scores for p in s.pairs]
+    for low, high in ((0.95, 1.01), (0.85, 0.95), (0.5, 0.85), (0.0, 0.5)):
+        band = [right for confidence, right in pairs if low <= confidence < high]
+        if band:
+            lines.append(f"  confidence {low:.2f}-{min(high, 1):.2f}: {len(band)} readings, "
+                         f"{100 * sum(band) / len(band):.1f} % right")
+    return lines
