@@ -1,0 +1,119 @@
+"""Watching the throw area from a fixed camera: small grey frames a few times a second
+tell when the cubes have landed and come to rest, so the box can read them without a key.
+
+The watcher keeps the scene it last saw at rest.  Anything that changes between two
+looks is movement; a large changed region that was not there at rest is a hand (or an
+arm, a cup): not "at rest" even if it holds still.  When nothing has moved for `rest_s`
+after some movement, and the scene differs from the one at the last rest, the throw is
+ready to read (READ); if it looks like the empty table again, the cubes were gathered
+(EMPTY).  A hand that passes over and leaves everything as it was gives nothing.
+
+Pure numpy/OpenCV and an injected `now`: the caller grabs frames and keeps time."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WIDTH = 160                 # pixels across the small frame: a cube's top face is 5-12 px here
+CHANGE_LEVEL = 12           # grey levels (after blurring) that count as a change
+MOVED_SHARE = 0.0008        # this share of the small frame changing between looks is movement
+NEW_SCENE_SHARE = 0.002     # ... changing since the last rest is something new on the table
+HAND_SHARE = 0.07           # one changed region this large is a hand, not a cube or a clump of them
+OTHER_VIEW_SHARE = 0.35     # this much of the table changed: the camera moved or the light changed
+BLANK_SPREAD = 4.0          # grey levels: a picture this even shows nothing (lens covered, dark room)
+
+READ, EMPTY, BLANK = "read", "empty", "blank"
+
+
+def small_grey(image: np.ndarray, width: int = WIDTH) -> np.ndarray:
+    """The frame as a small, slightly blurred grey picture: sensor noise and JPEG blocks
+    average out, a cube still shows."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    height = max(1, round(grey.shape[0] * width / grey.shape[1]))
+    small = cv2.resize(grey, (width, height), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0)
+
+
+def changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two small frames differ, as a 0/1 mask.  The overall brightness is matched
+    first, so a lamp or the camera's exposure moving a little is not a change."""
+    shift = float(np.median(a) - np.median(b))
+    return (np.abs(a - b - shift) > CHANGE_LEVEL).astype(np.uint8)
+
+
+def largest_region(mask: np.ndarray) -> int:
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
+
+
+def same_view(background: np.ndarray, small: np.ndarray) -> bool:
+    """Whether a frame of the empty table still matches what the camera sees: a throw
+    changes a small part of the table, a moved camera changes it everywhere."""
+    if background.shape != small.shape:
+        return False
+    return changed(background, small).mean() < OTHER_VIEW_SHARE
+
+
+def blank(small: np.ndarray) -> bool:
+    return float(small.std()) < BLANK_SPREAD
+
+
+@dataclass
+class Look:
+    """What one small frame showed."""
+    moved: bool
+    hand: bool
+    event: str | None = None
+
+
+class Watcher:
+    """Feed it `see(image, now)`; it says READ when a new throw has come to rest, EMPTY
+    when the table is empty and still again, BLANK once when the picture shows nothing."""
+
+    def __init__(self, rest_s: float = 0.8, background: np.ndarray | None = None, width: int = WIDTH):
+        self.rest_s, self.width = rest_s, width
+        self.background = background      # small frame of the empty table, if known
+        self.previous: np.ndarray | None = None
+        self.settled: np.ndarray | None = None   # the scene at the last rest
+        self.last_moved: float | None = None     # None: no movement since the last rest
+        self.blank_said = False
+
+    def set_background(self, image: np.ndarray | None) -> None:
+        self.background = None if image is None else small_grey(image, self.width)
+
+    def see(self, image: np.ndarray, now: float) -> Look:
+        small = small_grey(image, self.width)
+        previous, self.previous = self.previous, small
+        if blank(small):
+            event = None if self.blank_said else BLANK
+            self.blank_said, self.last_moved = True, None
+            return Look(False, False, event)
+        self.blank_said = False
+        if previous is None or previous.shape != small.shape:
+            self.settled = small              # whatever is on the table when watching starts
+            return Look(False, False)
+        moved = changed(previous, small).mean() > MOVED_SHARE
+        hand = self._hand(small)
+        if moved or hand:
+            self.last_moved = now
+            return Look(moved, hand)
+        if self.last_moved is None or now - self.last_moved < self.rest_s:
+            return Look(False, False)
+        # at rest after movement: is it something new?
+        self.last_moved = None
+        before, self.settled = self.settled, small
+        if self.background is not None and self.background.shape == small.shape \
+                and changed(self.background, small).mean() < NEW_SCENE_SHARE:
+            return Look(False, False, EMPTY)
+        if before is not None and changed(before, small).mean() < NEW_SCENE_SHARE:
+            return Look(False, False)         # a hand passed over and left all as it was
+        return Look(False, False, READ)
+
+    def _hand(self, small: np.ndarray) -> bool:
+        """A large region unlike the scene at rest (or the empty table)."""
+        reference = self.settled if self.settled is not None else self.background
+        if reference is None or reference.shape != small.shape:
+            return False
+        return largest_region(changed(reference, small)) > HAND_SHARE * small.size
