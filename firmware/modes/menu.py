@@ -5,6 +5,7 @@ from firmware import __version__, config
 from firmware.actions import Back, Capture, Cue, Go, Home, Refuse, ResumeGame, SaveSetting, SetAside
 from firmware.games import GAMES
 from firmware.modes import cryptic, password, perquackey, taboo
+from firmware.modes.aim import AimScreen, EmptyTableScreen
 from firmware.modes.base import ListScreen, Screen
 
 # Each game's screens, by the rules module they play (the registry's order is the menu's).
@@ -73,6 +74,8 @@ class SettingsMenu(ListScreen):
         items = [(s.menu, lambda s=s: [SaveSetting(s.key, self.next_value(s))]) for s in self.menu_settings]
         items += [("Key test", lambda: [Go(KeyTest())]),
                   ("Camera test", lambda: [Go(CameraTest())]),
+                  ("Aim camera", lambda: [Go(AimScreen())]),
+                  ("Empty table", lambda: [Go(EmptyTableScreen())]),
                   ("About", lambda: [Go(About(about_rows))])]
         super().__init__("Settings", items)
 
