@@ -1,0 +1,104 @@
+"""The watcher on filmed throws (3-D renders from a fixed camera), driven by an injected
+clock: it reads once the cubes rest, never while they move or a hand is in view, says
+when the table is empty again, and says once when the picture is blank."""
+import numpy as np
+import pytest
+
+from vision.sequence3d import AT_REST, EMPTY, MOVING, Film, make_sequence_3d
+from vision.watch import BLANK, READ, Watcher, blank, same_view, small_grey
+from vision.watch import EMPTY as EMPTY_AGAIN
+
+LOOK_S = 0.2
+
+
+@pytest.fixture(scope="module")
+def frames():
+    return make_sequence_3d(8, size=(480, 360))
+
+
+def watch(film: Film, watcher: Watcher, until: float | None = None):
+    """Every look's (time, event, frame shown) over the film, a look every LOOK_S."""
+    seen, step = [], 0
+    end = film.start + film.length + 1.0 if until is None else until
+    while film.start + step * LOOK_S < end:
+        t = film.start + step * LOOK_S
+        frame = film.at(t)
+        look = watcher.see(frame.image, t)
+        seen.append((t, look, frame))
+        step += 1
+    return seen
+
+
+def events(seen):
+    return [(t, look.event, frame) for t, look, frame in seen if look.event]
+
+
+def test_a_throw_is_read_once_it_rests_and_again_after_a_nudge(frames):
+    film = Film(frames, start=10.0)
+    found = events(watch(film, Watcher(rest_s=0.8)))
+    assert [e for _, e, _ in found] == [READ, READ]
+    (first, _, at_first), (second, _, at_second) = found
+    assert at_first.state == AT_REST and not at_first.hand
+    assert film.first_rest() + 0.8 <= first <= film.first_rest() + 0.8 + 2 * LOOK_S
+    nudged = film.began(len(frames) - 2)           # the nudged cube has settled
+    assert at_second.state == AT_REST and second >= nudged + 0.8
+
+
+def test_nothing_is_read_while_the_cubes_move_or_a_hand_is_in_view(frames):
+    film = Film(frames)
+    for t, look, frame in watch(film, Watcher(rest_s=0.8)):
+        if frame.state == MOVING or frame.hand:
+            assert look.event is None, (t, frame.state, frame.hand)
+
+
+@pytest.mark.parametrize("rest_s", [0.5, 1.2])
+def test_the_rest_time_is_a_setting(frames, rest_s):
+    film = Film(frames)
+    first = events(watch(film, Watcher(rest_s=rest_s)))[0][0]
+    assert film.first_rest() + rest_s <= first < film.first_rest() + rest_s + 2 * LOOK_S
+
+
+def test_a_hand_held_still_over_the_cubes_is_not_rest(frames):
+    landing = [f for f in frames if f.state != EMPTY][:4]            # the throw's hand and the flight
+    hand = next(f for f in frames if f.state == AT_REST and f.hand)
+    held = [frames[0], *landing, hand, next(f for f in frames if f.state == AT_REST and not f.hand)]
+    seconds = [1.0, 0.3, 0.2, 0.2, 0.2, 3.0, 2.0]                       # the hand stays 3 s, quite still
+    film = Film([_held(f, s) for f, s in zip(held, seconds)])
+    found = events(watch(film, Watcher(rest_s=0.8)))
+    assert len(found) == 1 and not found[0][2].hand
+    assert found[0][0] >= film.began(len(held) - 1) + 0.8
+
+
+def test_a_hand_passing_over_the_cubes_at_rest_reads_nothing_new(frames):
+    rest = [f for f in frames if f.state == AT_REST]
+    film = Film([_held(rest[0], 2.0), *(_held(f, 0.4) for f in rest if f.hand), _held(rest[0], 2.0)])
+    assert events(watch(film, Watcher(rest_s=0.8))) == []
+
+
+def test_cubes_gathered_give_the_empty_table_when_it_is_known(frames):
+    empty, rest = frames[0], next(f for f in frames if f.state == AT_REST and not f.hand)
+    hand = next(f for f in frames if f.hand and f.state == EMPTY)
+    film = Film([_held(rest, 1.0), _held(hand, 0.4), _held(empty, 2.0)])
+    watcher = Watcher(rest_s=0.8)
+    watcher.set_background(frames[1].image)
+    assert [e for _, e, _ in events(watch(film, watcher))] == [EMPTY_AGAIN]
+    assert [e for _, e, _ in events(watch(film, Watcher(rest_s=0.8)))] == [READ]   # unknown: read it
+
+
+def test_a_blank_picture_is_said_once():
+    watcher = Watcher()
+    dark = np.full((360, 480, 3), 3, np.uint8)
+    assert [watcher.see(dark, t * 0.2).event for t in range(10)] == [BLANK] + [None] * 9
+    assert blank(small_grey(dark))
+
+
+def test_the_empty_table_frame_fits_the_view_until_the_camera_moves(frames):
+    empty, rest = small_grey(frames[0].image), small_grey(frames[-1].image)
+    assert same_view(empty, rest)                                    # the throw changes a small part
+    moved = small_grey(np.roll(frames[0].image, (40, 60), axis=(0, 1)))
+    assert not same_view(empty, moved)
+
+
+def _held(frame, seconds):
+    from dataclasses import replace
+    return replace(frame, seconds=seconds)
