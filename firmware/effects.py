@@ -57,14 +57,16 @@ class Letters:
     start: bool = False
 
 
-def read_throw_now(camera, vulnerable: bool, red_set: str, first=None) -> Letters:
+def read_throw_now(camera, vulnerable: bool, red_set: str, first=None, frames: int | None = None) -> Letters:
     """Photograph the throw (`first`: a frame just taken) and read it, with the empty
-    table's frame when it still fits.  LookupError with a plain sentence when it fails."""
+    table's frame when it still fits.  LookupError with a plain sentence when it fails.
+    A live camera gives two frames of the same throw unless told `frames`, read together
+    (a hand may be in one)."""
     reader = _reader()
+    count = frames or (2 if getattr(camera, "live", False) else 1)
     try:
-        # a live camera gives two frames of the same throw, read together
         frames = [first] if first is not None else []
-        frames += [camera.capture() for _ in range((2 if getattr(camera, "live", False) else 1) - len(frames))]
+        frames += [camera.capture() for _ in range(count - len(frames))]
         notes: list[str] = []
         background = background_for(frames[0], notes)
         reading = reader.read_throw(frames, vulnerable=vulnerable, red_set=red_set, background=background)
@@ -169,7 +171,10 @@ WATCHING = "watching"     # the first result of a Watch: the camera is on the ta
 
 
 class ThrowWatch:
-    """One Watch request at work: a look every `period` seconds; at rest, a read."""
+    """One Watch request at work: a look every `period` seconds.  When the cubes seem to
+    have come to rest the worker reads them at once, and the reading is given out only if
+    nothing has moved by the end of the rest time (a reading takes about as long as that
+    wait, so the letters come soon after the rest)."""
 
     def __init__(self, request: Watch, camera, settings: dict, now: float):
         from vision.watch import Watcher
@@ -179,6 +184,7 @@ class ThrowWatch:
         self.watcher.set_background(empty_table.load())
         self.next_look = now
         self.failing = False       # the camera failed at the last look: said once, not at every look
+        self.pending: Letters | str | None = None   # the reading (or what went wrong) awaiting the rest
 
     def look(self, now: float):
         """One look; a value or LookupError for the screen, or None (nothing to say)."""
@@ -193,13 +199,20 @@ class ThrowWatch:
             raise LookupError(f"The camera stopped giving pictures ({exc}); K1 reads when it is back.") from exc
         self.failing = False
         seen = self.watcher.see(frame, now)
+        if seen.moved or seen.hand:
+            self.pending = None
         if seen.event == watch.BLANK:
             raise LookupError("The camera sees a blank picture (lens covered, or too dark): aim it at the table "
                               "(Settings > Aim camera).")
         if seen.event == watch.EMPTY:
             self._keep_empty(frame)
         elif seen.event == watch.READ:
-            return self._read(frame)
+            self.pending = self._read(frame)
+        elif seen.event == watch.AT_REST:
+            pending, self.pending = self.pending, None
+            if isinstance(pending, str):
+                raise LookupError(pending)
+            return pending
         return None
 
     def _keep_empty(self, frame) -> None:
@@ -209,16 +222,20 @@ class ThrowWatch:
             return   # the reader works without it; the next empty table tries again
         self.watcher.set_background(frame)
 
-    def _read(self, frame) -> Letters | None:
+    def _read(self, frame) -> Letters | str | None:
+        """The throw in `frame` read (the watcher has seen it still: one frame is enough),
+        or the sentence saying what went wrong."""
         try:
-            letters = read_throw_now(self.camera, self.request.vulnerable, self.request.red_set, first=frame)
+            letters = read_throw_now(self.camera, self.request.vulnerable, self.request.red_set, first=frame,
+                                     frames=1)
         except LookupError as exc:
+            text = str(exc.args[0])
             # no cube at all where the table was not known to be empty: the players
             # gathered the cubes, and this is the empty table to keep
-            if self.watcher.background is None and str(exc.args[0]).startswith("No cubes found"):
+            if self.watcher.background is None and text.startswith("No cubes found"):
                 self._keep_empty(frame)
                 return None
-            raise
+            return text
         letters.start = bool(self.settings["watch.auto_start"])
         return letters
 

@@ -135,18 +135,24 @@ class Film:
 
 class FilmCamera:
     """A camera fixed over the table that sees a Film: `capture()` gives the frame of the
-    moment `clock()` says.  `live`, like a real camera: each capture is a new look."""
+    moment `clock()` says.  `live`, like a real camera: each capture is a new look, and
+    with `noise` (grey levels) each one has its own sensor noise, as a real one has."""
 
     live = True
     description = "a filmed throw"
 
-    def __init__(self, film: Film, clock):
-        self.film, self.clock = film, clock
+    def __init__(self, film: Film, clock, noise: float = 0.0, seed: int = 0):
+        self.film, self.clock, self.noise = film, clock, noise
+        self.rng = np.random.default_rng(seed)
         self.captures = 0
 
     def capture(self) -> np.ndarray:
         self.captures += 1
-        return self.film.at(self.clock()).image
+        image = self.film.at(self.clock()).image
+        if not self.noise:
+            return image
+        noisy = image + self.rng.normal(0, self.noise, image.shape).astype(np.float32)
+        return np.clip(noisy, 0, 255).astype(np.uint8)
 
     def close(self) -> None:
         pass

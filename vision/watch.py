@@ -5,8 +5,10 @@ The watcher keeps the scene it last saw at rest.  Anything that changes between 
 looks is movement; a large changed region that was not there at rest is a hand (or an
 arm, a cup): not "at rest" even if it holds still.  When nothing has moved for `rest_s`
 after some movement, and the scene differs from the one at the last rest, the throw is
-ready to read (READ); if it looks like the empty table again, the cubes were gathered
-(EMPTY).  A hand that passes over and leaves everything as it was gives nothing.
+ready to read.  Reading takes a while, so it begins when half that time has passed
+(READ) and stands only if nothing has moved when the whole of it has (AT_REST); if the
+table looks empty again, the cubes were gathered (EMPTY).  A hand that passes over and
+leaves everything as it was gives nothing.
 
 Pure numpy/OpenCV and an injected `now`: the caller grabs frames and keeps time."""
 from __future__ import annotations
@@ -24,7 +26,10 @@ HAND_SHARE = 0.07           # one changed region this large is a hand, not a cub
 OTHER_VIEW_SHARE = 0.35     # this much of the table changed: the camera moved or the light changed
 BLANK_SPREAD = 4.0          # grey levels: a picture this even shows nothing (lens covered, dark room)
 
-READ, EMPTY, BLANK = "read", "empty", "blank"
+# What a look can conclude: READ (still for half the rest time, something new: start
+# reading, as the read takes a while), AT_REST (still for the whole rest time since the
+# READ: the reading stands), EMPTY (the empty table, still), BLANK (nothing to see).
+READ, AT_REST, EMPTY, BLANK = "read", "at rest", "empty", "blank"
 
 
 def small_grey(image: np.ndarray, width: int = WIDTH) -> np.ndarray:
@@ -69,14 +74,17 @@ class Look:
 
 
 class Watcher:
-    """Feed it `see(image, now)`; it says READ when a new throw has come to rest, EMPTY
-    when the table is empty and still again, BLANK once when the picture shows nothing."""
+    """Feed it `see(image, now)`; it says READ when a new throw seems to have come to rest
+    and AT_REST when it has, EMPTY when the table is empty and still again, BLANK once
+    when the picture shows nothing.  Movement or a hand between READ and AT_REST drops
+    that reading: a READ always comes again once things rest."""
 
     def __init__(self, rest_s: float = 0.8, background: np.ndarray | None = None, width: int = WIDTH):
         self.rest_s, self.width = rest_s, width
         self.background = background      # small frame of the empty table, if known
         self.previous: np.ndarray | None = None
         self.settled: np.ndarray | None = None   # the scene at the last rest
+        self.candidate: np.ndarray | None = None # the scene being read (READ said, AT_REST not yet)
         self.last_moved: float | None = None     # None: no movement since the last rest
         self.blank_said = False
 
@@ -88,7 +96,7 @@ class Watcher:
         previous, self.previous = self.previous, small
         if blank(small):
             event = None if self.blank_said else BLANK
-            self.blank_said, self.last_moved = True, None
+            self.blank_said, self.last_moved, self.candidate = True, None, None
             return Look(False, False, event)
         self.blank_said = False
         if previous is None or previous.shape != small.shape:
@@ -97,19 +105,33 @@ class Watcher:
         moved = changed(previous, small).mean() > MOVED_SHARE
         hand = self._hand(small)
         if moved or hand:
-            self.last_moved = now
+            self.last_moved, self.candidate = now, None
             return Look(moved, hand)
-        if self.last_moved is None or now - self.last_moved < self.rest_s:
+        if self.last_moved is None:
             return Look(False, False)
-        # at rest after movement: is it something new?
-        self.last_moved = None
-        before, self.settled = self.settled, small
-        if self.background is not None and self.background.shape == small.shape \
-                and changed(self.background, small).mean() < NEW_SCENE_SHARE:
-            return Look(False, False, EMPTY)
-        if before is not None and changed(before, small).mean() < NEW_SCENE_SHARE:
-            return Look(False, False)         # a hand passed over and left all as it was
-        return Look(False, False, READ)
+        still = now - self.last_moved
+        if self.candidate is None and still >= self.rest_s / 2 and self._new(small):
+            self.candidate = small
+            return Look(False, False, READ)
+        if still < self.rest_s:
+            return Look(False, False)
+        self.last_moved = None                # at rest: settled until something moves
+        if self.candidate is not None:
+            self.settled, self.candidate = self.candidate, None
+            return Look(False, False, AT_REST)
+        self.settled = small
+        return Look(False, False, EMPTY if self._empty(small) else None)
+
+    def _empty(self, small: np.ndarray) -> bool:
+        return self.background is not None and self.background.shape == small.shape \
+            and changed(self.background, small).mean() < NEW_SCENE_SHARE
+
+    def _new(self, small: np.ndarray) -> bool:
+        """Something to read: not the empty table, not the scene at the last rest (a hand
+        passed over and left all as it was)."""
+        if self._empty(small):
+            return False
+        return self.settled is None or changed(self.settled, small).mean() >= NEW_SCENE_SHARE
 
     def _hand(self, small: np.ndarray) -> bool:
         """A large region unlike the scene at rest (or the empty table)."""

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.sequence3d import AT_REST, EMPTY, MOVING, Film, make_sequence_3d
-from vision.watch import BLANK, READ, Watcher, blank, same_view, small_grey
+from vision.watch import AT_REST as RESTS, BLANK, READ, Watcher, blank, same_view, small_grey
 from vision.watch import EMPTY as EMPTY_AGAIN
 
 LOOK_S = 0.2
@@ -36,8 +36,9 @@ def events(seen):
 def test_a_throw_is_read_once_it_rests_and_again_after_a_nudge(frames):
     film = Film(frames, start=10.0)
     found = events(watch(film, Watcher(rest_s=0.8)))
-    assert [e for _, e, _ in found] == [READ, READ]
-    (first, _, at_first), (second, _, at_second) = found
+    assert [e for _, e, _ in found] == [READ, RESTS, READ, RESTS]
+    (read, _, _), (first, _, at_first), _, (second, _, at_second) = found
+    assert film.first_rest() + 0.4 <= read < film.first_rest() + 0.4 + 2 * LOOK_S   # reading begins early
     assert at_first.state == AT_REST and not at_first.hand
     assert film.first_rest() + 0.8 <= first <= film.first_rest() + 0.8 + 2 * LOOK_S
     nudged = film.began(len(frames) - 2)           # the nudged cube has settled
@@ -54,7 +55,7 @@ def test_nothing_is_read_while_the_cubes_move_or_a_hand_is_in_view(frames):
 @pytest.mark.parametrize("rest_s", [0.5, 1.2])
 def test_the_rest_time_is_a_setting(frames, rest_s):
     film = Film(frames)
-    first = events(watch(film, Watcher(rest_s=rest_s)))[0][0]
+    first = next(t for t, e, _ in events(watch(film, Watcher(rest_s=rest_s))) if e == RESTS)
     assert film.first_rest() + rest_s <= first < film.first_rest() + rest_s + 2 * LOOK_S
 
 
@@ -65,8 +66,19 @@ def test_a_hand_held_still_over_the_cubes_is_not_rest(frames):
     seconds = [1.0, 0.3, 0.2, 0.2, 0.2, 3.0, 2.0]                       # the hand stays 3 s, quite still
     film = Film([_held(f, s) for f, s in zip(held, seconds)])
     found = events(watch(film, Watcher(rest_s=0.8)))
-    assert len(found) == 1 and not found[0][2].hand
-    assert found[0][0] >= film.began(len(held) - 1) + 0.8
+    assert [e for _, e, _ in found] == [READ, RESTS] and not any(frame.hand for _, _, frame in found)
+    assert found[1][0] >= film.began(len(held) - 1) + 0.8
+
+
+def test_movement_between_the_start_of_a_read_and_the_rest_drops_that_read(frames):
+    rest = [f for f in frames if f.state == AT_REST and not f.hand]
+    moving = [f for f in frames if f.state == MOVING and not f.hand]
+    # still for 0.8 s less a look (a read begins), then a last roll, then rest
+    film = Film([_held(frames[0], 1.0), _held(moving[0], 0.2), _held(moving[-1], 0.8), _held(moving[0], 0.2),
+                 _held(rest[0], 2.0)])
+    found = events(watch(film, Watcher(rest_s=0.8)))
+    assert [e for _, e, _ in found] == [READ, READ, RESTS]
+    assert found[-1][2] is film.frames[-1] and found[-1][0] >= film.began(4) + 0.8
 
 
 def test_a_hand_passing_over_the_cubes_at_rest_reads_nothing_new(frames):
@@ -82,7 +94,7 @@ def test_cubes_gathered_give_the_empty_table_when_it_is_known(frames):
     watcher = Watcher(rest_s=0.8)
     watcher.set_background(frames[1].image)
     assert [e for _, e, _ in events(watch(film, watcher))] == [EMPTY_AGAIN]
-    assert [e for _, e, _ in events(watch(film, Watcher(rest_s=0.8)))] == [READ]   # unknown: read it
+    assert [e for _, e, _ in events(watch(film, Watcher(rest_s=0.8)))] == [READ, RESTS]   # unknown: read it
 
 
 def test_a_blank_picture_is_said_once():
