@@ -1,14 +1,14 @@
 """The box watching a Perquackey throw with no key pressed: a fake camera plays a filmed
 throw (3-D renders) on the box's injected clock; the looks are taken on the worker's
 `poll`, the read by the real reader."""
-import os
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from firmware import config, empty_table
-from firmware.actions import EffectDone, Watch
+from device.keys import KeyPress
+from firmware.actions import Back, EffectDone, StopWatching, Watch
 from firmware.effects import MOVED_NOTE, Effects, background_for
 from firmware.modes.aim import AimScreen
 from firmware.modes.perquackey import LetterEntry, PlayScreen
@@ -211,3 +211,65 @@ def test_a_failing_look_never_stops_the_worker(frames):
         effects.poll(k * 0.2)
     errors = [r.error for r in results if isinstance(r, EffectDone) and r.error]
     assert len(errors) == 1 and "stopped giving pictures" in errors[0]          # said once, not at every look
+
+
+def test_leaving_the_game_stops_the_looks(clock, frames):
+    box, play, film = watched_box(clock, frames)
+    assert box.app.effects.watching_for is play
+    box.press("K4-long")                                          # to the menu
+    assert box.app.effects.watching_for is None
+    looks = box.app.effects.camera.captures
+    box.wait(3.0)
+    assert box.app.effects.camera.captures == looks
+    box.close()
+
+
+def test_an_unsure_reading_opens_the_cubes_over_the_running_timer(clock):
+    from firmware.actions import Cue, Go
+    from firmware.effects import Letters
+    session = Session.new("perquackey", {"names": ["Al", "Bo"]}, wall=1_800_000_000.0)
+    play = PlayScreen(session)
+    watch = play.on_open()[-1]
+    assert watch == Watch(False, "classic")
+    read = Letters(list("AABFGEFCDB"), [False] * 9 + [True], start=True)
+    actions = play.on_result(EffectDone(watch, value=read), 100.0)
+    entry = next(a.screen for a in actions if isinstance(a, Go))
+    assert Cue("start") in actions and play.state.timer.running and play.state.letters == "AABFGEFCDB"
+    assert isinstance(entry, LetterEntry) and entry.cursor == 9 and play.keying
+    assert entry.tick(100.0) == [] and entry.tick(100.0 + 151.0) == [Cue("warning")]   # 30 s left
+    assert isinstance(entry.on_key(KeyPress("K4"), 260.0)[0], Back)
+    assert not play.keying
+
+
+def test_the_worker_thread_looks_between_its_other_jobs(frames):
+    import queue
+    import time
+
+    from firmware.actions import Solve
+    from firmware.effects import WATCHING
+    resting = replace(next(f for f in frames if f.state == AT_REST and not f.hand), seconds=1e9)
+    looked = queue.SimpleQueue()
+
+    class Camera(FilmCamera):
+        def capture(self):
+            looked.put(True)
+            return super().capture()
+
+    camera = Camera(Film([resting]), time.monotonic)
+    results = queue.SimpleQueue()
+    effects = Effects(results.put, camera, threaded=True)
+    try:
+        effects.submit(Watch(False, "classic"), to="play")
+        assert results.get(timeout=10).value == WATCHING
+        effects.submit(Solve("AABFGEFCDB"), to="result")
+        while True:
+            done = results.get(timeout=30)
+            if isinstance(done.request, Solve):
+                break
+        assert done.error is None and done.value.best_score > 0
+        while not looked.empty():
+            looked.get()
+        assert looked.get(timeout=10) and looked.get(timeout=10)   # still looking after the solve
+        effects.submit(StopWatching())
+    finally:
+        effects.close()
