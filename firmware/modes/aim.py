@@ -1,5 +1,5 @@
 """Settings > Aim camera: a live thumbnail of what the camera sees, with the top faces it
-finds boxed, so a family can place the box; and Settings > Empty table."""
+finds boxed, so a family can place the box."""
 from __future__ import annotations
 
 from firmware.actions import Aim, Back, Cue, Flash, Refuse, TakeEmptyTable
@@ -60,37 +60,3 @@ class AimScreen(Screen):
         p.text((x, 30), "seen", 8)
         if self.note:
             p.text((x, 40), "moved?", 8)
-
-
-class EmptyTableScreen(Screen):
-    """Settings > Empty table: clear the table, K3 photographs it."""
-
-    title = "Empty table"
-
-    def __init__(self):
-        self.busy, self.note = False, "Clear the table, then K3 keeps it as the empty table."
-
-    def softkeys(self, now):
-        return ("", "", "..." if self.busy else "Take", "Back")
-
-    def on_key(self, press, now):
-        if press.key == "K4":
-            return [Back()]
-        if press.key != "K3":
-            return [Refuse("K3 takes the picture, K4 goes back.")]
-        if self.busy:
-            return [Refuse("Still taking the picture: a moment.")]
-        self.busy, self.note = True, "Taking the picture..."
-        return [TakeEmptyTable()]
-
-    def on_result(self, done, now):
-        self.busy = False
-        if done.error:
-            self.note = "Clear the table, then K3 keeps it as the empty table."
-            return [Refuse(done.error)]
-        self.note = done.value
-        return [Cue("click")]
-
-    def draw(self, p, now):
-        p.title("Empty table")
-        p.message(self.note)

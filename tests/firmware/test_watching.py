@@ -273,3 +273,16 @@ def test_the_worker_thread_looks_between_its_other_jobs(frames):
         effects.submit(StopWatching())
     finally:
         effects.close()
+
+
+def test_settings_keeps_the_empty_table_and_says_so(clock, frames):
+    box, play, film = watched_box(clock, [replace(frames[0], seconds=60.0)])
+    box.press("K4-long")
+    box.press(*["K2"] * [label for label, _ in box.mode.items].index("Settings"), "K3")
+    box.press(*["K2"] * [label for label, _ in box.mode.items].index("Empty table"), "K3")
+    assert np.array_equal(empty_table.load(), frames[0].image)
+    assert "Empty table kept" in box.app.notes.current(clock())
+    box.app.effects.camera.film = Film([replace(frames[0], image=np.zeros_like(frames[0].image))])
+    box.press("K3")
+    assert "blank" in box.app.log[-1] and np.array_equal(empty_table.load(), frames[0].image)
+    box.close()
