@@ -72,7 +72,9 @@ def read_throw_now(camera, vulnerable: bool, red_set: str, first=None, frames: i
         reading = reader.read_throw(frames, vulnerable=vulnerable, red_set=red_set, background=background)
     except (OSError, ValueError) as exc:
         raise LookupError(f"{exc} Key the letters in.") from exc
-    return Letters(list(reading.letters_by_cube), list(reading.unsure_by_cube), notes)
+    # plain str and bool (the reader may give numpy's): they go into the journal and the draft
+    return Letters([str(letter) for letter in reading.letters_by_cube], [bool(u) for u in reading.unsure_by_cube],
+                   notes)
 
 
 def read_cubes(request: ReadCubes, camera):
