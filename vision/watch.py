@@ -22,7 +22,9 @@ WIDTH = 160                 # pixels across the small frame: a cube's top face i
 CHANGE_LEVEL = 12           # grey levels (after blurring) that count as a change
 MOVED_SHARE = 0.0008        # this share of the small frame changing between looks is movement
 NEW_SCENE_SHARE = 0.002     # ... changing since the last rest is something new on the table
-HAND_SHARE = 0.07           # one changed region this large is a hand, not a cube or a clump of them
+HAND_SHARE = 0.07           # one changed region this large may be a hand ...
+HAND_DETAIL = 7.0           # ... if it is smooth: cubes are all edges and letters (mean |Laplacian|
+                            # 10-20 on the small frame), a hand or its shadow is not (1-5)
 OTHER_VIEW_SHARE = 0.35     # this much of the table changed: the camera moved or the light changed
 BLANK_SPREAD = 4.0          # grey levels: a picture this even shows nothing (lens covered, dark room)
 
@@ -46,11 +48,6 @@ def changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     first, so a lamp or the camera's exposure moving a little is not a change."""
     shift = float(np.median(a) - np.median(b))
     return (np.abs(a - b - shift) > CHANGE_LEVEL).astype(np.uint8)
-
-
-def largest_region(mask: np.ndarray) -> int:
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
 
 
 def same_view(background: np.ndarray, small: np.ndarray) -> bool:
@@ -134,8 +131,16 @@ class Watcher:
         return self.settled is None or changed(self.settled, small).mean() >= NEW_SCENE_SHARE
 
     def _hand(self, small: np.ndarray) -> bool:
-        """A large region unlike the scene at rest (or the empty table)."""
+        """A large, smooth region unlike the scene at rest (or the empty table).  A clump of
+        touching cubes can be as large, but it is full of edges."""
         reference = self.settled if self.settled is not None else self.background
         if reference is None or reference.shape != small.shape:
             return False
-        return largest_region(changed(reference, small)) > HAND_SHARE * small.size
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed(reference, small), connectivity=8)
+        if count < 2:
+            return False
+        largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        if stats[largest, cv2.CC_STAT_AREA] <= HAND_SHARE * small.size:
+            return False
+        detail = float(np.abs(cv2.Laplacian(small, cv2.CV_32F))[labels == largest].mean())
+        return detail < HAND_DETAIL

@@ -286,3 +286,13 @@ def test_settings_keeps_the_empty_table_and_says_so(clock, frames):
     box.press("K3")
     assert "blank" in box.app.log[-1] and np.array_equal(empty_table.load(), frames[0].image)
     box.close()
+
+
+def test_a_reading_holds_plain_letters_and_booleans_for_the_journal_and_draft(clock, frames):
+    import json
+
+    from firmware.effects import read_throw_now
+    resting = replace(next(f for f in frames if f.state == AT_REST and not f.hand), seconds=60.0)
+    read = read_throw_now(FilmCamera(Film([resting]), clock), False, "classic")
+    assert all(type(u) is bool for u in read.unsure) and all(type(c) is str for c in read.letters)
+    json.dumps({"letters": read.letters, "unsure": read.unsure})
