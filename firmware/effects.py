@@ -183,7 +183,7 @@ class ThrowWatch:
         self.request, self.camera, self.settings = request, camera, settings
         self.period = 1.0 / settings["watch.looks_per_s"]
         self.watcher = Watcher(rest_s=settings["watch.rest_ms"] / 1000)
-        self.watcher.set_background(empty_table.load())
+        self.background_loaded = False   # read from disk at the first look: on the worker, not the loop
         self.next_look = now
         self.failing = False       # the camera failed at the last look: said once, not at every look
         self.pending: Letters | str | None = None   # the reading (or what went wrong) awaiting the rest
@@ -192,6 +192,9 @@ class ThrowWatch:
         """One look; a value or LookupError for the screen, or None (nothing to say)."""
         from vision import watch
         self.next_look = now + self.period
+        if not self.background_loaded:
+            self.background_loaded = True
+            self.watcher.set_background(empty_table.load())
         try:
             frame = self.camera.capture()
         except OSError as exc:
@@ -224,6 +227,11 @@ class ThrowWatch:
             return   # the reader works without it; the next empty table tries again
         self.watcher.set_background(frame)
 
+    def _background_fits(self, frame) -> bool:
+        from vision.watch import same_view, small_grey
+        background = self.watcher.background
+        return background is not None and same_view(background, small_grey(frame, self.watcher.width))
+
     def _read(self, frame) -> Letters | str | None:
         """The throw in `frame` read (the watcher has seen it still: one frame is enough),
         or the sentence saying what went wrong."""
@@ -232,9 +240,9 @@ class ThrowWatch:
                                      frames=1)
         except LookupError as exc:
             text = str(exc.args[0])
-            # no cube at all where the table was not known to be empty: the players
-            # gathered the cubes, and this is the empty table to keep
-            if self.watcher.background is None and text.startswith("No cubes found"):
+            # no cube at all, and no empty table known for this view (none yet, or the
+            # camera moved): the players gathered the cubes, and this is the one to keep
+            if text.startswith("No cubes found") and not self._background_fits(frame):
                 self._keep_empty(frame)
                 return None
             return text

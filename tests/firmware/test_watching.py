@@ -296,3 +296,17 @@ def test_a_reading_holds_plain_letters_and_booleans_for_the_journal_and_draft(cl
     read = read_throw_now(FilmCamera(Film([resting]), clock), False, "classic")
     assert all(type(u) is bool for u in read.unsure) and all(type(c) is str for c in read.letters)
     json.dumps({"letters": read.letters, "unsure": read.unsure})
+
+
+def test_after_the_camera_moved_the_gathered_table_becomes_the_empty_one(clock, frames):
+    from vision.synth3d import make_scene, render
+    elsewhere = make_scene(8, size=SIZE)
+    elsewhere.cubes = []
+    empty_table.save(render(elsewhere, 8).image)                  # taken before the box was moved
+    rest = next(f for f in frames if f.state == AT_REST and not f.hand)
+    hand = next(f for f in frames if f.hand)
+    film = [replace(rest, seconds=1.0), replace(hand, seconds=0.4), replace(frames[0], seconds=3.0)]
+    box, play, _ = watched_box(clock, film)
+    box.wait(4.0, step=0.1)
+    assert np.array_equal(empty_table.load(), frames[0].image)
+    box.close()
