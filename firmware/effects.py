@@ -133,25 +133,32 @@ AIM_HEIGHT = 52          # the thumbnail's height on the OLED, above the key lab
 
 
 def aim(request: Aim, camera):
-    """What the camera sees, small enough for the OLED, with the top faces it finds boxed."""
+    """What the camera sees, small enough for the OLED, with the top faces the reader would
+    read boxed (no second opinion from Tesseract: a live view wants speed)."""
     import cv2
     from PIL import Image, ImageDraw
     frame = _grab(camera)
     notes: list[str] = []
+    seen: list = []
     try:
-        from vision.faces import find_faces
-        faces = find_faces(frame, background_for(frame, notes))
-    except ImportError:
-        faces = []
+        _reader().read_frames([frame], "classic", None, use_ocr=False, debug=seen,
+                              background=background_for(frame, notes))
+    except (LookupError, ValueError):
+        seen = []
+    faces = [glyph.corners for glyph, reading in seen if reading is not None]
     height, width = frame.shape[:2]
     scale = AIM_HEIGHT / height
     small = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (max(1, round(width * scale)), AIM_HEIGHT),
                        interpolation=cv2.INTER_AREA)
-    thumb = Image.fromarray(cv2.equalizeHist(small)).convert("1")   # dithered: the OLED has no grey
+    # the OLED has no grey: a dimmed, dithered picture, and each face found a white patch
+    # with a dark rim, so the faces stand out even a few pixels wide
+    thumb = Image.fromarray((small * 0.5).astype("uint8")).convert("1")
     draw = ImageDraw.Draw(thumb)
-    for face in faces:
-        corners = [(float(x) * scale, float(y) * scale) for x, y in face.corners]
-        draw.polygon(corners, outline=1)
+    for corners in faces:
+        outline = [(float(x) * scale, float(y) * scale) for x, y in corners]
+        xs, ys = [x for x, _ in outline], [y for _, y in outline]
+        draw.rectangle((min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1), fill=0)
+        draw.polygon(outline, fill=1, outline=1)
     return thumb, len(faces), notes
 
 

@@ -56,7 +56,7 @@ class AimScreen(Screen):
         p.image.paste(self.thumb, (0, 0))
         x = self.thumb.width + 3
         p.text((x, 2), f"{self.faces}", 14)
-        p.text((x, 20), "cube" if self.faces == 1 else "cubes", 8)
-        p.text((x, 30), "seen", 8)
+        p.text((x, 20), "face" if self.faces == 1 else "faces", 8)
+        p.text((x, 30), "found", 8)
         if self.note:
             p.text((x, 40), "moved?", 8)
