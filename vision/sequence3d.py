@@ -127,6 +127,14 @@ class Film:
     def began(self, index: int) -> float:
         return self.ends[index - 1] if index else self.start
 
+    def still_since(self, t: float) -> float:
+        """When the last movement before `t` ended (the cubes and any hand last moved)."""
+        index = next((i for i, end in enumerate(self.ends) if t < end), len(self.frames) - 1)
+        while index > 0 and self.frames[index - 1].state == AT_REST and not self.frames[index - 1].hand \
+                and self.frames[index].state == AT_REST and not self.frames[index].hand:
+            index -= 1
+        return self.began(index)
+
     def first_rest(self) -> float:
         """When the throw came to rest (the end of its last movement)."""
         landing = next(i for i, f in enumerate(self.frames) if f.state == MOVING)

@@ -114,3 +114,12 @@ def test_the_empty_table_frame_fits_the_view_until_the_camera_moves(frames):
 def _held(frame, seconds):
     from dataclasses import replace
     return replace(frame, seconds=seconds)
+
+
+def test_the_film_says_when_things_last_moved(frames):
+    film = Film(frames, start=5.0)
+    rest = film.first_rest()
+    assert film.still_since(rest + 2.0) == rest                      # the throw's rest, before the hand
+    after_hand = next(i for i in range(len(frames) - 1, 0, -1) if frames[i - 1].hand and not frames[i].hand
+                      and frames[i].state == AT_REST and i < len(frames) - 3)
+    assert film.still_since(film.began(after_hand) + 0.5) == film.began(after_hand)
