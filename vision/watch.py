@@ -45,9 +45,11 @@ def small_grey(image: np.ndarray, width: int = WIDTH) -> np.ndarray:
 
 def changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Where two small frames differ, as a 0/1 mask.  The overall brightness is matched
-    first, so a lamp or the camera's exposure moving a little is not a change."""
-    shift = float(np.median(a) - np.median(b))
-    return (np.abs(a - b - shift) > CHANGE_LEVEL).astype(np.uint8)
+    first, so a lamp or the camera's exposure moving a little is not a change: by the
+    median of the difference (most of the table is unchanged), not the difference of the
+    medians, which jumps between paper and wood on a table of both."""
+    difference = a - b
+    return (np.abs(difference - float(np.median(difference))) > CHANGE_LEVEL).astype(np.uint8)
 
 
 def same_view(background: np.ndarray, small: np.ndarray) -> bool:

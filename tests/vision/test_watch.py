@@ -123,3 +123,16 @@ def test_the_film_says_when_things_last_moved(frames):
     after_hand = next(i for i in range(len(frames) - 1, 0, -1) if frames[i - 1].hand and not frames[i].hand
                       and frames[i].state == AT_REST and i < len(frames) - 3)
     assert film.still_since(film.began(after_hand) + 0.5) == film.began(after_hand)
+
+
+def test_a_table_half_paper_half_wood_changes_only_where_the_cubes_landed():
+    from vision.watch import changed
+    table = np.full((120, 160), 200, np.float32)
+    table[:, :81] = 60                                              # just over half is dark wood
+    thrown = table.copy()
+    for x in (10, 30, 50):                                          # three pale cubes on the wood
+        thrown[50:58, x:x + 8] = 220
+    mask = changed(table, thrown)
+    assert mask.sum() == 3 * 64
+    brighter = changed(table, thrown + 6)                           # the exposure moved a little too
+    assert brighter.sum() == 3 * 64
