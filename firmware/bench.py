@@ -207,6 +207,6 @@ def bench_watching(quick: bool = False) -> None:
              median < 1.5)
         _row("last movement to letters, slowest", f"{worst * 1000:.0f} ms", "< 1500 ms", worst < 1.5)
     _row("  throws read with every letter right", f"{right}/{len(latencies)}", "(the reader's part)", None)
-    _row("  read only at a later rest (first read refused)", f"{later}", "(the reader's part)", None)
+    _row("  read at a later rest (first read refused)", f"{later}", "(the reader's part)", None)
     cpu = watch_idle_cpu(50 if quick else 300)
     _row("watching while idle, share of one core", f"{cpu * 100:.1f} %", "<= 25 %", cpu <= 0.25)

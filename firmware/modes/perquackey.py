@@ -2,15 +2,15 @@
 the words, the scoreboard, and what the best possible throw would have been."""
 from __future__ import annotations
 
-from firmware.actions import (Back, Flash, Go, LeaveGame, ReadCubes, Refuse, Solve, StartGame, StopWatching, Warn, WarmUp,
-                               Watch)
+from firmware.actions import (Back, Flash, Go, LeaveGame, ReadCubes, Refuse, Solve, StartGame, StopWatching, Warn,
+                               WarmUp, Watch)
 from firmware.effects import WATCHING
 from firmware.games import perquackey as rules
-from firmware.session import TIMER_KINDS
 from firmware.modes.base import Screen, refused
 from firmware.modes.game import GameScreen
 from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 from firmware.modes.timing import TimerCues, mmss
+from firmware.session import TIMER_KINDS
 
 MAX_PLAYERS = 6
 
@@ -83,8 +83,9 @@ class LetterEntry(Screen):
         return self.play.tick(now)    # a timer started by the watcher runs under this screen
 
     def draw(self, p, now):
-        timer = self.play.state.timer
-        p.title(mmss(timer.remaining(now)) if timer is not None else "Cubes", f"cube {self.cursor + 1}/{len(self.faces)}")
+        timer = self.play.state.timer     # running under this screen after an automatic start
+        p.title(mmss(timer.remaining(now)) if timer is not None else "Cubes",
+                f"cube {self.cursor + 1}/{len(self.faces)}")
         draw_cubes(p, self.letters, self.red, self.unsure, self.cursor)
         p.text((2, 43), "faces: " + " ".join(sorted(set(self.faces[self.cursor]))), 8)
 
@@ -250,7 +251,8 @@ class PlayScreen(GameScreen):
             return ("..." if self.reading else "Read", "Letters", "Timer", "Board")
         if s.timer.expired(now):
             return ("", "Count", "", "Board")
-        return ("Resume" if not s.timer.running else "Pause", "Count", "Undo" if self.auto_started() else "", "Board")
+        return ("Resume" if not s.timer.running else "Pause", "Count", "Undo" if self.auto_started() else "",
+                "Board")
 
     def on_game_key(self, press, now):
         s, key = self.state, press.key
