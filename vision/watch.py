@@ -26,6 +26,8 @@ HAND_SHARE = 0.07           # one changed region this large may be a hand ...
 HAND_DETAIL = 7.0           # ... if it is smooth: cubes are all edges and letters (mean |Laplacian|
                             # 10-20 on the small frame), a hand or its shadow is not (1-5)
 OTHER_VIEW_SHARE = 0.35     # this much of the table changed: the camera moved or the light changed
+HAND_STILL_S = 3.0          # a "hand" that has not moved at all for this long is part of the table
+                            # (the cubes were gathered, a box was put down): a real hand trembles
 BLANK_SPREAD = 4.0          # grey levels: a picture this even shows nothing (lens covered, dark room)
 
 # What a look can conclude: READ (still for half the rest time, something new: start
@@ -85,6 +87,7 @@ class Watcher:
         self.settled: np.ndarray | None = None   # the scene at the last rest
         self.candidate: np.ndarray | None = None # the scene being read (READ said, AT_REST not yet)
         self.last_moved: float | None = None     # None: no movement since the last rest
+        self.hand_still_since: float | None = None   # a hand seen, and nothing moved since
         self.blank_said = False
 
     def set_background(self, image: np.ndarray | None) -> None:
@@ -102,7 +105,7 @@ class Watcher:
             self.settled = small              # whatever is on the table when watching starts
             return Look(False, False)
         moved = changed(previous, small).mean() > MOVED_SHARE
-        hand = self._hand(small)
+        hand = self._hand(small, now, moved)
         if moved or hand:
             self.last_moved, self.candidate = now, None
             return Look(moved, hand)
@@ -132,12 +135,24 @@ class Watcher:
             return False
         return self.settled is None or changed(self.settled, small).mean() >= NEW_SCENE_SHARE
 
-    def _hand(self, small: np.ndarray) -> bool:
+    def _hand(self, small: np.ndarray, now: float, moved: bool) -> bool:
         """A large, smooth region unlike the scene at rest (or the empty table).  A clump of
-        touching cubes can be as large, but it is full of edges."""
+        touching cubes can be as large, but it is full of edges.  The empty table itself is
+        no hand (the cubes gathered leave a large smooth change), nor is a shape that has
+        not moved at all for HAND_STILL_S."""
         reference = self.settled if self.settled is not None else self.background
-        if reference is None or reference.shape != small.shape:
+        if reference is None or reference.shape != small.shape or self._empty(small):
+            self.hand_still_since = None
             return False
+        if not self._large_and_smooth(reference, small):
+            self.hand_still_since = None
+            return False
+        if moved or self.hand_still_since is None:
+            self.hand_still_since = now
+        return now - self.hand_still_since < HAND_STILL_S
+
+    @staticmethod
+    def _large_and_smooth(reference: np.ndarray, small: np.ndarray) -> bool:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed(reference, small), connectivity=8)
         if count < 2:
             return False

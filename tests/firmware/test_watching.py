@@ -148,10 +148,10 @@ def test_a_blank_camera_is_a_plain_message_not_a_stuck_screen(clock, frames):
 def test_gathered_cubes_leave_the_empty_table_kept_for_the_reader(clock, frames):
     rest = next(f for f in frames if f.state == AT_REST and not f.hand)
     hand = next(f for f in frames if f.hand)
-    film = [replace(rest, seconds=1.0), replace(hand, seconds=0.4), replace(frames[0], seconds=3.0)]
+    film = [replace(rest, seconds=1.0), replace(hand, seconds=0.4), replace(frames[0], seconds=6.0)]
     box, play, _ = watched_box(clock, film)
     assert empty_table.load() is None
-    box.wait(4.0, step=0.1)
+    box.wait(7.0, step=0.1)                                       # the change is taken for a hand 3 s
     kept = empty_table.load()
     assert kept is not None and np.array_equal(kept, frames[0].image)
     assert play.state.timer is None and not play.state.letters     # nothing read, nothing said
@@ -305,8 +305,8 @@ def test_after_the_camera_moved_the_gathered_table_becomes_the_empty_one(clock, 
     empty_table.save(render(elsewhere, 8).image)                  # taken before the box was moved
     rest = next(f for f in frames if f.state == AT_REST and not f.hand)
     hand = next(f for f in frames if f.hand)
-    film = [replace(rest, seconds=1.0), replace(hand, seconds=0.4), replace(frames[0], seconds=3.0)]
+    film = [replace(rest, seconds=1.0), replace(hand, seconds=0.4), replace(frames[0], seconds=6.0)]
     box, play, _ = watched_box(clock, film)
-    box.wait(4.0, step=0.1)
+    box.wait(7.0, step=0.1)
     assert np.array_equal(empty_table.load(), frames[0].image)
     box.close()
