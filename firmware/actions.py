@@ -102,7 +102,30 @@ class WarmUp:
     """Build the word index and the reader's references before they are first needed."""
 
 
-EFFECTS = (ReadCubes, Solve, Capture, WarmUp)
+@dataclass(frozen=True)
+class Watch:
+    """Watch the throw area: when the cubes come to rest, read them (the result comes back
+    each time, until StopWatching or another Watch)."""
+    vulnerable: bool
+    red_set: str
+
+
+@dataclass(frozen=True)
+class StopWatching:
+    """No more looks at the table (the timer runs, or the game was left)."""
+
+
+@dataclass(frozen=True)
+class Aim:
+    """One small picture of what the camera sees, with the cube faces it finds boxed."""
+
+
+@dataclass(frozen=True)
+class TakeEmptyTable:
+    """Photograph the empty table and keep it as the reader's reference."""
+
+
+EFFECTS = (ReadCubes, Solve, Capture, WarmUp, Watch, StopWatching, Aim, TakeEmptyTable)
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ class App:
         self.config_file = config_file
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.gestures = KeyGestures(settings["keys.debounce_ms"] / 1000, settings["keys.long_press_ms"] / 1000)
-        self.effects = Effects(self.queue.put, threaded=threaded_effects)
+        self.effects = Effects(self.queue.put, threaded=threaded_effects, settings=settings, clock=clock)
         self.hardware = None
         self.finger = None          # the simulator's presses on mock pins
         self.session: Session | None = None
@@ -362,6 +362,9 @@ class App:
                     self._ask(item.to, "on_result", now, item, now)
         for press in self.gestures.tick(now):
             self.handle(press, now)
+        if self.effects.watching_for is not None and not any(self.effects.watching_for is s for s in self.stack):
+            self.effects.submit(act.StopWatching())     # the screen that watched has gone
+        self.effects.poll(now)
         self._ask(self.mode, "tick", now, now)
         if self.session is not None:
             self.session.heartbeat(now)

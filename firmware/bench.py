@@ -14,8 +14,8 @@ import tempfile
 import time
 
 
-def _row(name: str, value: str, target: str, ok: bool | None) -> None:
-    mark = "" if ok is None else ("  ok" if ok else "  SLOW")
+def _row(name: str, value: str, target: str, ok: bool | None, miss: str = "SLOW") -> None:
+    mark = "" if ok is None else ("  ok" if ok else f"  {miss}")
     print(f"{name:<42} {value:>14}   target {target}{mark}")
 
 
@@ -93,4 +93,120 @@ def run_bench(quick: bool = False) -> int:
         print(f"cube reader: not measured ({exc})")
         return 0
     bench_reader(quick)
+    bench_watching(quick)
     return 0
+
+
+# --- watching the throw ------------------------------------------------------------------
+LOOK_S = 0.2             # 5 looks a second, the default (watch.looks_per_s)
+WATCH_SEED = 400_000     # far from the seeds the tests use
+
+
+def watch_decisions(films: int, rest_s: float = 0.8, size=(480, 360)) -> tuple[int, int, int]:
+    """The watcher's decision on filmed throws (a look every LOOK_S, fresh sensor noise
+    each look): (films, false starts, missed throws).  A false start is a first read
+    while the cubes move, before they first rest, or with a hand in view; a miss is a
+    film with no read at all."""
+    from vision.sequence3d import AT_REST, Film, FilmCamera, make_sequence_3d
+    from vision.watch import AT_REST as STARTS, Watcher
+    false, missed = 0, 0
+    for seed in range(WATCH_SEED, WATCH_SEED + films):
+        film = Film(make_sequence_3d(seed, size=size))
+        t = [0.0]
+        camera = FilmCamera(film, lambda: t[0], noise=3.0, seed=seed)
+        watcher = Watcher(rest_s=rest_s)
+        read_at = None
+        while t[0] < film.length + 1.0 and read_at is None:
+            if watcher.see(camera.capture(), t[0]).event == STARTS:
+                read_at = t[0]
+            t[0] += LOOK_S
+        if read_at is None:
+            missed += 1
+            continue
+        shown = film.at(read_at)
+        false += shown.state != AT_REST or shown.hand or read_at < film.first_rest()
+    return films, false, missed
+
+
+def _make_vulnerable(session, now: float) -> None:
+    """Two throws on the score sheet: the first player reaches 3000 and throws 13 cubes."""
+    for counts in ({"9": 5}, {}):
+        state = session.state
+        session.submit({"kind": "letters", "letters": "A" * (13 if state.vulnerable[state.turn] else 10)})
+        session.submit({"kind": "start", "at": now})
+        session.submit({"kind": "score", "counts": counts})
+
+
+def watch_latency(films: int) -> tuple[list[float], int, int]:
+    """Last movement to letters on the screen, through the whole box (simulated keys and
+    display, the worker's looks and the real reader on full-size frames): the watcher's
+    clock, which is moved on by the real time each step of the loop takes (so the looks
+    after a read come as late as they would on the box), plus the real time of the step
+    that showed the letters.  Camera capture excluded (the film's frames are in memory).
+    The latencies, how many throws were read with every letter right, and how many were
+    read only at a later rest (the reader refused the first: a wrong cube count)."""
+    from firmware.harness import FakeClock, SimulatedBox
+    from vision.sequence3d import Film, FilmCamera, make_sequence_3d
+    latencies, right, later = [], 0, 0
+    for seed in range(WATCH_SEED, WATCH_SEED + films):
+        vulnerable = seed % 2 == 1
+        frames = make_sequence_3d(seed, vulnerable=vulnerable)
+        with tempfile.TemporaryDirectory() as home:
+            os.environ["TABLEMATE_HOME"] = home
+            clock = FakeClock()
+            box = SimulatedBox(clock)
+            film = Film(frames, start=clock() + 1.0)
+            box.app.effects.camera = FilmCamera(film, clock)
+            box.press("K2", "K3", "K3")                 # a Perquackey game
+            play = box.mode
+            if vulnerable:
+                _make_vulnerable(play.session, clock())
+                box.press("K4", "K4")                   # the board and back: 13 cubes awaited
+            showing = 0.0
+            while clock() < film.start + film.length and not play.state.letters:
+                clock.advance(0.02)                     # the loop's wake-ups: 50 a second at most
+                start = time.perf_counter()
+                box.app.step()
+                showing = time.perf_counter() - start
+                clock.advance(showing)
+            if play.state.letters:
+                latencies.append(clock() - film.still_since(clock()))
+                later += film.still_since(clock()) > film.first_rest()
+                right += sorted(play.state.letters) == sorted(c.letter for c in frames[-1].cubes)
+            box.close()
+    return latencies, right, later
+
+
+def watch_idle_cpu(looks: int) -> float:
+    """Share of one core the watching takes while the table is still: process CPU time
+    over `looks` looks at a full-size frame of the empty table, against the time those
+    looks span at 5 a second."""
+    from firmware import config
+    from firmware.actions import Watch
+    from firmware.effects import ThrowWatch
+    from vision.sequence3d import Film, FilmCamera, make_sequence_3d
+    frames = make_sequence_3d(WATCH_SEED)[:1]
+    t = [0.0]
+    watch = ThrowWatch(Watch(False, "classic"), FilmCamera(Film(frames), lambda: t[0]), config.defaults(), 0.0)
+    start = time.process_time()
+    for k in range(looks):
+        t[0] = k * LOOK_S
+        watch.look(t[0])
+    return (time.process_time() - start) / (looks * LOOK_S)
+
+
+def bench_watching(quick: bool = False) -> None:
+    print("\nWatching the throw (3-D rendered films from a fixed camera; rest time 0.8 s, 5 looks a second):")
+    films, false, missed = watch_decisions(20 if quick else 200)
+    _row(f"false starts in {films} films", f"{false}", "0", false == 0, "NOT MET")
+    _row(f"missed throws in {films} films", f"{missed}", "0", missed == 0, "NOT MET")
+    latencies, right, later = watch_latency(2 if quick else 10)
+    if latencies:
+        median, worst = statistics.median(latencies), max(latencies)
+        _row(f"last movement to letters, median ({len(latencies)})", f"{median * 1000:.0f} ms", "< 1500 ms",
+             median < 1.5)
+        _row("last movement to letters, slowest", f"{worst * 1000:.0f} ms", "< 1500 ms", worst < 1.5)
+    _row("  throws read with every letter right", f"{right}/{len(latencies)}", "(the reader's part)", None)
+    _row("  read at a later rest (first read refused)", f"{later}", "(the reader's part)", None)
+    cpu = watch_idle_cpu(50 if quick else 300)
+    _row("watching while idle, share of one core", f"{cpu * 100:.1f} %", "<= 25 %", cpu <= 0.25)

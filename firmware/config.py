@@ -60,6 +60,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("camera.source", "auto", "auto (Pi camera on a Pi; on a PC the first webcam, or else the sample "
             "photos that ship with TableMate), picamera, webcam:N, none, or a path to an image file or a folder "
             "of images (taken in turn)."),
+    Setting("watch.enabled", True, "In a Perquackey turn, watch the table with a live camera: when the cubes "
+            "come to rest, read them without a key.", (True, False), menu="Watch throws"),
+    Setting("watch.auto_start", True, "When a throw is read at rest, start the timer too (K3 on the timer takes "
+            "a wrong start back). Off: the letters are shown and K3 starts the timer.", (True, False),
+            menu="Auto timer"),
+    Setting("watch.rest_ms", 800, "How long nothing may move before the cubes count as at rest.",
+            (500, 800, 1200, 2000), menu="Rest time"),
+    Setting("watch.looks_per_s", 5, "Small frames looked at each second while watching.", low=2, high=10),
     Setting("words.family_friendly", True, "Hide offensive words (the glin-profanity package's English list) "
             "from the solver and `tablemate words`; a house word the players added always shows.", (True, False),
             menu="Family words"),

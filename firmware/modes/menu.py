@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from firmware import __version__, config
-from firmware.actions import Back, Capture, Cue, Go, Home, Refuse, ResumeGame, SaveSetting, SetAside
+from firmware.actions import (Back, Capture, Cue, Flash, Go, Home, Refuse, ResumeGame, SaveSetting, SetAside,
+                              TakeEmptyTable)
 from firmware.games import GAMES
 from firmware.modes import cryptic, password, perquackey, taboo
+from firmware.modes.aim import AimScreen
 from firmware.modes.base import ListScreen, Screen
 
 # Each game's screens, by the rules module they play (the registry's order is the menu's).
@@ -73,8 +75,16 @@ class SettingsMenu(ListScreen):
         items = [(s.menu, lambda s=s: [SaveSetting(s.key, self.next_value(s))]) for s in self.menu_settings]
         items += [("Key test", lambda: [Go(KeyTest())]),
                   ("Camera test", lambda: [Go(CameraTest())]),
+                  ("Aim camera", lambda: [Go(AimScreen())]),
+                  ("Empty table", [Flash("Keeping the empty table..."), TakeEmptyTable()]),
                   ("About", lambda: [Go(About(about_rows))])]
         super().__init__("Settings", items)
+
+    def on_result(self, done, now):
+        """Empty table: clear the table, then choose it (the worker photographs it)."""
+        if isinstance(done.request, TakeEmptyTable):
+            return [Refuse(done.error)] if done.error else [Cue("click"), Flash(done.value, 4.0)]
+        return []
 
     def next_value(self, setting):
         value, choices = self.settings[setting.key], setting.choices

@@ -2,12 +2,15 @@
 the words, the scoreboard, and what the best possible throw would have been."""
 from __future__ import annotations
 
-from firmware.actions import Back, Go, ReadCubes, Refuse, Solve, StartGame, Warn, WarmUp
+from firmware.actions import (Back, Flash, Go, LeaveGame, ReadCubes, Refuse, Solve, StartGame, StopWatching, Warn,
+                               WarmUp, Watch)
+from firmware.effects import WATCHING
 from firmware.games import perquackey as rules
 from firmware.modes.base import Screen, refused
 from firmware.modes.game import GameScreen
 from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 from firmware.modes.timing import TimerCues, mmss
+from firmware.session import TIMER_KINDS
 
 MAX_PLAYERS = 6
 
@@ -46,6 +49,7 @@ class LetterEntry(Screen):
 
     def __init__(self, play: "PlayScreen", letters: list[str], unsure: list[bool], cursor: int | None = None):
         self.play, self.faces, self.red = play, play.cube_faces(), play.red()
+        play.keying = True            # no watching the table while letters are keyed in
         self.letters, self.unsure = list(letters), list(unsure)
         self.cursor = cursor if cursor is not None else (unsure.index(True) if True in unsure else 0)
 
@@ -69,11 +73,19 @@ class LetterEntry(Screen):
             if "?" in self.letters:
                 return [Refuse("Some cubes have no letter yet (shown as ?).")]
             actions = self.play.submit({"kind": "letters", "letters": "".join(self.letters)})
-            return actions if refused(actions) else [Back()] + actions
+            if refused(actions):
+                return actions
+            self.play.keying = False
+            return [Back()] + actions + self.play.sync_watch()
         return []
 
+    def tick(self, now):
+        return self.play.tick(now)    # a timer started by the watcher runs under this screen
+
     def draw(self, p, now):
-        p.title("Cubes", f"cube {self.cursor + 1}/{len(self.faces)}")
+        timer = self.play.state.timer     # running under this screen after an automatic start
+        p.title(mmss(timer.remaining(now)) if timer is not None else "Cubes",
+                f"cube {self.cursor + 1}/{len(self.faces)}")
         draw_cubes(p, self.letters, self.red, self.unsure, self.cursor)
         p.text((2, 43), "faces: " + " ".join(sorted(set(self.faces[self.cursor]))), 8)
 
@@ -119,11 +131,74 @@ class PlayScreen(GameScreen):
         self.board_cursor = 0
         self.last_solution = None
         self.reading = False          # the worker is reading the cubes
+        self.keying = False           # the letters are being keyed in (LetterEntry is open)
+        self.watching_as: Watch | None = None   # the Watch asked for, while waiting for a throw
+        self.watched = False          # the worker said it is watching the table
 
     def on_open(self):
         # the word index and the reader's references take a second or two on a Pi:
         # built on the worker while the players set up, not when first needed
-        return [WarmUp()] + self._solve_last()
+        return [WarmUp()] + self._solve_last() + self.sync_watch()
+
+    def on_key(self, press, now):
+        actions = super().on_key(press, now)
+        if any(isinstance(a, LeaveGame) for a in actions):
+            return actions            # the loop stops the watch of a screen it closes
+        return actions + self.sync_watch()
+
+    # --- the camera watching the throw ---------------------------------------------------
+    def waiting_for_throw(self) -> bool:
+        s = self.state
+        return not s.finished and s.timer is None and not s.letters and not self.keying and not self.reading
+
+    def sync_watch(self) -> list:
+        """Watch the table while a throw is awaited, and only then."""
+        wanted = Watch(self.vulnerable(), self.state.rules["red_set"]) if self.waiting_for_throw() else None
+        if wanted == self.watching_as:
+            return []
+        self.watching_as, self.watched = wanted, False
+        return [wanted or StopWatching()]
+
+    def _watched(self, done, now) -> list:
+        if done.request != self.watching_as:
+            return []                 # an answer to a watch since replaced
+        if done.value == WATCHING:
+            self.watched = True
+            return []
+        if not self.waiting_for_throw():
+            return []
+        if done.error:
+            return [Flash(done.error, 4.0)]
+        return self._read_at_rest(done.value, now)
+
+    def _read_at_rest(self, read, now) -> list:
+        """The cubes came to rest and were read: show them and start the timer (each an
+        ordinary journal step, so undo, resume and replay treat them as keyed ones)."""
+        notes = [Warn(note) for note in read.notes]
+        if "?" in read.letters:
+            return notes + [Go(self.letter_entry(read.letters, read.unsure))]
+        actions = self.submit({"kind": "letters", "letters": "".join(read.letters), "auto": True})
+        if refused(actions):
+            return notes + actions
+        self.view = "turn"
+        actions = self.submit({"kind": "start", "at": now, "auto": True}, cue="start") if read.start else actions
+        if any(read.unsure):        # the players fix these while they play
+            actions.append(Go(self.letter_entry(read.letters, read.unsure)))
+        return notes + actions
+
+    def auto_started(self) -> bool:
+        """The timer running now was started by the watcher (K3 takes it back)."""
+        steps = [e for e in self.journal.events if e["kind"] not in TIMER_KINDS]
+        return bool(steps) and steps[-1]["kind"] == "start" and bool(steps[-1].get("auto"))
+
+    def _take_back_start(self) -> list:
+        """A wrong automatic start: the timer and the reading both go."""
+        self.session.undo()
+        steps = [e for e in self.journal.events if e["kind"] not in TIMER_KINDS]
+        if steps and steps[-1]["kind"] == "letters" and steps[-1].get("auto"):
+            self.session.undo()
+        self.view = "turn"
+        return [Flash("Timer and letters taken back: throw again, or K1 reads.")]
 
     def draft_extra(self):
         if self.view == "count":
@@ -176,7 +251,8 @@ class PlayScreen(GameScreen):
             return ("..." if self.reading else "Read", "Letters", "Timer", "Board")
         if s.timer.expired(now):
             return ("", "Count", "", "Board")
-        return ("Resume" if not s.timer.running else "Pause", "Count", "", "Board")
+        return ("Resume" if not s.timer.running else "Pause", "Count", "Undo" if self.auto_started() else "",
+                "Board")
 
     def on_game_key(self, press, now):
         s, key = self.state, press.key
@@ -206,6 +282,8 @@ class PlayScreen(GameScreen):
             return self.submit({"kind": "pause" if s.timer.running else "resume", "at": now})
         elif key == "K2":
             self.view, self.counts, self.row = "count", {}, 0
+        elif key == "K3" and self.auto_started() and not s.timer.expired(now):
+            return self._take_back_start()
         else:
             return [Refuse("K2 counts the words.")]
         return []
@@ -253,14 +331,16 @@ class PlayScreen(GameScreen):
 
     # --- slow work coming back --------------------------------------------------------
     def on_result(self, done, now):
+        if isinstance(done.request, Watch):
+            return self._watched(done, now) + self.sync_watch()
         if isinstance(done.request, ReadCubes):
             self.reading = False
             if self.state.timer is not None or self.state.finished:
-                return []   # the throw moved on while the camera worked
+                return self.sync_watch()   # the throw moved on while the camera worked
             if done.error:
                 return [Refuse(done.error), Go(self.letter_entry())]
-            letters, unsure = done.value
-            return [Go(self.letter_entry(letters, unsure))]
+            read = done.value
+            return [Warn(note) for note in read.notes] + [Go(self.letter_entry(read.letters, read.unsure))]
         if isinstance(done.request, Solve):
             if done.error:
                 return [Warn(done.error)]
@@ -306,6 +386,8 @@ class PlayScreen(GameScreen):
             else:
                 p.centre(f"{len(self.cube_faces())} cubes" + (", no 3s" if self.vulnerable() else ""), 14, 12)
                 p.centre("Reading..." if self.reading else "K1 read them, K3 start", 32, 9)
+                if self.watched:
+                    p.centre("watching the table", 43, 8)
             return
         remaining = s.timer.remaining(now)
         if remaining <= 0:

@@ -4,7 +4,8 @@ import pytest
 from device.keys import KeyPress
 from firmware import config
 from firmware.actions import (Back, Cue, EffectDone, Flash, Go, Home, LeaveGame, ReadCubes, Refuse, ResumeGame,
-                              SaveSetting, SetAside, Solve, StartGame, WarmUp)
+                              SaveSetting, SetAside, Solve, StartGame, StopWatching, WarmUp, Watch)
+from firmware.effects import Letters
 from firmware.games import GAMES
 from firmware.modes import cryptic, menu, perquackey
 from firmware.screen import Painter
@@ -27,11 +28,11 @@ def draws(screen):
 
 def test_perquackey_read_asks_the_worker_and_says_so():
     play = perquackey.PlayScreen(session("perquackey"))
-    assert play.on_open() == [WarmUp()]
-    assert play.on_key(K1, NOW) == [ReadCubes(vulnerable=False, red_set="classic")]
+    assert play.on_open() == [WarmUp(), Watch(vulnerable=False, red_set="classic")]
+    assert play.on_key(K1, NOW) == [ReadCubes(vulnerable=False, red_set="classic"), StopWatching()]
     assert play.softkeys(NOW)[0] == "..." and draws(play)
     assert play.on_key(K1, NOW) == [Refuse("Still reading the cubes: a moment.")]
-    done = EffectDone(ReadCubes(False, "classic"), value=(list("AABFGEFCDB"), [False] * 9 + [True]))
+    done = EffectDone(ReadCubes(False, "classic"), value=Letters(list("AABFGEFCDB"), [False] * 9 + [True]))
     [go] = play.on_result(done, NOW)
     assert isinstance(go, Go) and go.screen.letters == list("AABFGEFCDB") and go.screen.cursor == 9
     assert not play.reading
@@ -53,8 +54,9 @@ def test_perquackey_score_asks_for_the_best_throw_and_undo_from_the_result_is_sa
     play.on_key(K2, NOW)                                       # count
     play.on_key(K2, NOW)
     actions = play.on_key(K4, NOW)
-    assert actions == [Cue("score"), Solve("AABFGEFCDB")] and play.view == "result"
-    assert play.on_key(KeyPress("K1", long=True), NOW) == [Flash("Undone: score")]
+    assert actions == [Cue("score"), Solve("AABFGEFCDB"), Watch(False, "classic")] and play.view == "result"
+    # the throw is back (timer and letters): no throw awaited, so no watching
+    assert play.on_key(KeyPress("K1", long=True), NOW) == [Flash("Undone: score"), StopWatching()]
     assert play.view == "turn" and draws(play)
 
 
