@@ -29,7 +29,7 @@ from firmware.modes.game import GameScreen
 from firmware.modes.perquackey import LetterEntry
 from firmware.modes.setup import FormScreen, NameEntry
 from firmware.notify import Notifier
-from firmware.screen import Painter
+from firmware.screen import Painter, note_seconds
 from firmware.session import Session, bring_back, saved_games, set_aside_unreadable
 
 FLASH_S = 2.5
@@ -45,10 +45,10 @@ class Notes:
 
     def flash(self, text: str, seconds: float = FLASH_S) -> None:
         self._items = deque(item for item in self._items if item[3])
-        self._items.append([text, seconds, None, False])
+        self._items.append([text, note_seconds(text, seconds), None, False])
 
     def warn(self, text: str) -> None:
-        self._items.append([text, WARN_S, None, True])
+        self._items.append([text, note_seconds(text, WARN_S), None, True])
 
     def current(self, now: float) -> str | None:
         while self._items and self._items[0][2] is not None and now >= self._items[0][2] + self._items[0][1]:
@@ -58,6 +58,10 @@ class Notes:
         if self._items[0][2] is None:
             self._items[0][2] = now
         return self._items[0][0]
+
+    def shown_for(self, now: float) -> float:
+        """Seconds the current note has been up (a long one shows a line at a time)."""
+        return now - self._items[0][2] if self._items and self._items[0][2] is not None else 0.0
 
 
 class App:
@@ -372,6 +376,10 @@ class App:
         self.notifier.watchdog()
 
     def render(self, now: float):
+        return self.paint(now).image
+
+    def paint(self, now: float) -> Painter:
+        """The frame for `now`, with what the Painter found did not fit (`problems`)."""
         p = Painter()
         try:
             self.mode.draw(p, now)
@@ -383,8 +391,8 @@ class App:
             p.softkeys(self.mode.softkeys(now))
         note = self.notes.current(now)
         if note:
-            p.message(note)
-        return p.image
+            p.note(note, self.notes.shown_for(now))
+        return p
 
     def redraw(self, now: float) -> None:
         image = self.render(now)

@@ -149,7 +149,7 @@ class CameraTest(Screen):
             p.image.paste(self.thumb, ((128 - self.thumb.width) // 2, 12))
             p.centre(self.note, 44, 7)
         else:
-            p.message(self.note)
+            p.paragraph(self.note)
 
 
 class About(ListScreen):

@@ -48,7 +48,7 @@ class PlayScreen(GameScreen):
         if s.players == 3:
             if s.form:
                 return ("Wrong", "Exact", "", "")
-            return ("Miss", s.names["R1"][:6], s.names["R2"][:6], "Both")
+            return ("Miss", s.names["R1"], s.names["R2"], "Both")
         if s.form:
             return ("Wrong", "Exact", "", "")
         return ("Miss", "Got it", "Form", "Chall.")
@@ -99,6 +99,13 @@ class PlayScreen(GameScreen):
         return self.submit({"kind": "guessed", "who": who}, cue="score")
 
     # --- screens ----------------------------------------------------------------------
+    def header_totals(self, p) -> str:
+        """The running totals with whose they are: "T1 12 T2 8", or each receiver's."""
+        s = self.state
+        if s.players == 4:
+            return " ".join(f"T{t} {rules.team_total(s, t)}" for t in (1, 2))
+        return " ".join(f"{p.shorten(s.names[r], 30)} {rules.player_total(s, r)}" for r in ("R1", "R2"))
+
     def draw(self, p, now):
         s = self.state
         if self.view == "pad" or (rules.is_over(s) and self.view == "pad"):
@@ -106,37 +113,38 @@ class PlayScreen(GameScreen):
         if rules.is_over(s):
             return self._draw_result(p)
         lst, number = rules.word(s)
-        totals = " ".join(str(v) for v in rules.totals(s).values())
-        p.title(f"Password {lst}{number}", totals)
-        p.big(str(rules.dial(s)), y=11, size=38, x0=0, x1=58)
-        if rules.multiplier(s) == 2:
-            p.inverse((46, 13, 60, 23), "x2", 9)
+        p.title(f"Password {lst}{number}", self.header_totals(p))
+        doubled = rules.multiplier(s) == 2
+        p.big(str(rules.dial(s)), y=11, size=38, x0=0, x1=44 if doubled else 58)
+        if doubled:
+            p.inverse((45, 13, 59, 23), "x2", 9)
+        x0 = 62
         if self.view == "challenge":
             giver = s.names[rules.giver(s)]
-            p.text((62, 12), "Challenge", 10)
-            p.text((62, 24), f"{giver}'s", 9)
-            p.text((62, 34), "clue was:", 9)
+            p.left("Challenge", 11, 10, x0)
+            p.left(f"{giver}'s", 23, 9, x0)
+            p.left("clue was:", 33, 9, x0)
             return
         if s.players == 3:
-            p.text((62, 12), f"Giver {s.names['G']}", 9)
+            p.left(s.names["G"], 11, 10, x0)
+            p.left("gives", 22, 9, x0)
         else:
-            p.text((62, 12), f"{s.names[rules.giver(s)]}", 10)
-            p.text((62, 24), f"to {s.names[rules.receiver(s)]}", 9)
-        p.text((62, 34), f"clue {s.clues + 1}/{rules.CLUES_PER_PASSWORD}", 9)
+            p.left(s.names[rules.giver(s)], 11, 10, x0)
+            p.left(f"\u2192 {s.names[rules.receiver(s)]}", 22, 9, x0)
         if s.form:
-            p.inverse((60, 43, 127, 52), f"Form! {s.names[s.form]}?", 8)
+            p.inverse((60, 42, 127, 52), f"Form? {s.names[s.form]}", 8)
+        else:
+            p.left(f"clue {s.clues + 1}/{rules.CLUES_PER_PASSWORD}", 32, 9, x0)
 
     def _draw_pad(self, p):
         s = self.state
-        title = "  ".join(f"{v}" for v in rules.totals(s).values())
-        p.title("Score pad", title)
-        p.text((0, 11), "", 8)
+        p.title("Score pad", self.header_totals(p))
         for col in range(rules.WORDS_PER_LIST):
             p.centre(str(col + 1) + ("*" if col + 1 == rules.DOUBLE_WORD else ""), 10, 8, 36 + col * 15, 51 + col * 15)
         p.centre("Tot", 10, 8, 110, 128)
         for row, role in enumerate(s.cells):
             y = 19 + row * 8
-            p.text((0, y), s.names[role][:7], 8)
+            p.text((0, y), p.shorten(s.names[role], 34, 8), 8)
             for col, cell in enumerate(s.cells[role]):
                 p.centre("-" if cell is None else str(cell), y, 8, 36 + col * 15, 51 + col * 15)
             p.centre(str(rules.player_total(s, role)), y, 8, 110, 128)
@@ -146,7 +154,7 @@ class PlayScreen(GameScreen):
         result = self.outcome
         p.title("Password: game over")
         if result.tie:
-            p.centre("A tie!", 13, 14)
+            bottom = p.headline("A tie!", 13, 14)
         else:
-            p.centre(f"{result.winners[0]} win" + ("" if s.players == 4 else "s"), 13, 14)
-        p.centre("  ".join(f"{n} {v}" for n, v in rules.totals(s).items()), 32, 9)
+            bottom = p.headline(f"{result.winners[0]} win" + ("" if s.players == 4 else "s"), 12, 14)
+        p.centre(self.header_totals(p), max(bottom, 33), 9)

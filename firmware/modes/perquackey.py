@@ -288,9 +288,8 @@ class PlayScreen(GameScreen):
             return self._draw_board(p)
         if s.finished:
             p.title("Perquackey: game over")
-            p.centre(" & ".join(s.finished.winners) + (" win" if s.finished.tie else " wins"), 13, 14)
-            p.centre(s.finished.reason, 30, 8)
-            p.centre("  ".join(f"{n} {v}" for n, v in zip(s.names, s.scores))[:40], 41, 8)
+            bottom = p.headline(" & ".join(s.finished.winners) + (" win" if s.finished.tie else " wins"), 12, 14)
+            p.headline(f"{s.finished.reason}; K2: the scoreboard", max(bottom, 32), 8)
             return
         if self.view == "count":
             return self._draw_count(p)
@@ -310,10 +309,11 @@ class PlayScreen(GameScreen):
         remaining = s.timer.remaining(now)
         if remaining <= 0:
             p.big("TIME!", y=12, size=30)
-        else:
+        elif s.timer.running:
             p.big(mmss(remaining), y=11, size=36)
-            if not s.timer.running:
-                p.centre("paused", 44, 8)
+        else:   # smaller, so that the word says why it stands still
+            p.big(mmss(remaining), y=11, size=28)
+            p.centre("paused", 41, 9)
 
     def _draw_count(self, p):
         lengths = self.lengths()
@@ -343,8 +343,15 @@ class PlayScreen(GameScreen):
         s = self.state
         p.title("Scoreboard", f"to {s.rules['winning_score']}")
         top = min(max(0, self.board_cursor - 3), max(0, len(s.names) - 4))
-        rows = []
-        for i in range(top, min(len(s.names), top + 4)):
-            mark = (">" if i == s.turn else " ") + ("V" if s.vulnerable[i] else " ")
-            rows.append(f"{mark} {s.names[i][:9]:<9} {s.scores[i]:>5}")
-        p.lines(rows, selected=self.board_cursor - top if s.partners else None)
+        for row, i in enumerate(range(top, min(len(s.names), top + 4))):
+            y = 12 + row * 10
+            mark = (">" if i == s.turn else "") + ("V" if s.vulnerable[i] else "")
+            selected = s.partners and i == self.board_cursor
+            if selected:
+                p.box((0, y, 127, y + 9), fill=1, outline=1)
+            fill = 0 if selected else 1
+            p.text((2, y - 1), mark, 9, fill=fill)
+            name = p.shorten(s.names[i], 70, p.fit(s.names[i], 9, 70))
+            p.text((18, y - 1), name, p.fit(name, 9, 70), fill=fill)
+            score = str(s.scores[i])
+            p.text((125 - p.width(score, 9), y - 1), score, 9, fill=fill)
