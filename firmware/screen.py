@@ -131,8 +131,8 @@ class Painter:
             size = self.fit(right, 9, WIDTH // 2)
             self.right(right, -1, size)
             room = WIDTH - self.width(right, size) - 4
-        if left:
-            self.left(left, -1, 9, 0, room)
+        if left:   # a long name in the place is shortened ("Christo.'s throw") rather than cut
+            self.left(self.shorten(left, room), -1, 9, 0, room)
         self.draw.line((0, 10, WIDTH - 1, 10), fill=1)
 
     def big(self, text: str, y: int = 12, size: int = 34, x0: int = 0, x1: int = WIDTH) -> None:

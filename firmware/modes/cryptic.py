@@ -213,7 +213,7 @@ class PlayScreen(GameScreen):
         for i, row in enumerate(rows):
             p.left(p.shorten(row, 60), 10 + i * 9, 8, 66)
         if s.rolls_left is not None:
-            bottom = f"catch-up: {p.shorten(s.names[1 - s.first], 50)} has {s.rolls_left} roll(s)"
+            bottom = f"catch-up: {p.shorten(s.names[1 - s.first], 44)} has {s.rolls_left} roll(s)"
         else:
             bottom = (f"guesses {p.shorten(s.names[0], 34)} {s.guesses[0]}, "
                       f"{p.shorten(s.names[1], 34)} {s.guesses[1]}")

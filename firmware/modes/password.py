@@ -130,7 +130,7 @@ class PlayScreen(GameScreen):
             p.left("gives", 22, 9, x0)
         else:
             p.left(s.names[rules.giver(s)], 11, 10, x0)
-            p.left(f"\u2192 {s.names[rules.receiver(s)]}", 22, 9, x0)
+            p.left(p.first_fit([f"\u2192 {s.names[rules.receiver(s)]}"], 9, 66), 22, 9, x0)
         if s.form:
             p.inverse((60, 42, 127, 52), f"Form? {s.names[s.form]}", 8)
         else:

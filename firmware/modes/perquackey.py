@@ -288,12 +288,12 @@ class PlayScreen(GameScreen):
             return self._draw_board(p)
         if s.finished:
             p.title("Perquackey: game over")
-            bottom = p.headline(" & ".join(s.finished.winners) + (" win" if s.finished.tie else " wins"), 12, 14)
-            p.headline(f"{s.finished.reason}; K2: the scoreboard", max(bottom, 32), 8)
+            bottom = p.headline(" & ".join(s.finished.winners) + (" win" if s.finished.tie else " wins"), 11, 12)
+            p.headline(s.finished.reason, max(bottom, 30), 8)
             return
         if self.view == "count":
             return self._draw_count(p)
-        if self.view == "result":
+        if self.view == "result" and s.history:
             return self._draw_result(p)
         name = s.names[self.player]
         p.title(f"R{s.round} {name}", f"{s.scores[self.player]}" + (" VUL" if self.vulnerable() else ""))
@@ -330,7 +330,7 @@ class PlayScreen(GameScreen):
     def _draw_result(self, p):
         s = self.state
         turn = s.history[-1]
-        p.title(f"{s.names[turn.player]}'s throw", f"total {s.scores[turn.player]}")
+        p.title(f"{p.shorten(s.names[turn.player], 56)}'s throw", f"total {s.scores[turn.player]}")
         verdict = f"SET {turn.change}" if turn.change < 0 else f"+{turn.points}"
         p.text((2, 11), verdict, 14)
         solution = self.last_solution

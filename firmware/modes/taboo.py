@@ -103,8 +103,8 @@ class PlayScreen(GameScreen):
         if ph == "over":
             result = rules.outcome(s)
             p.title("Taboo: game over")
-            bottom = p.headline(" & ".join(result.winners) + (" win" if result.tie else " wins"), 12, 14)
-            p.headline(f"{result.reason}; K2: the scores", max(bottom, 32), 9)
+            bottom = p.headline(" & ".join(result.winners) + (" win" if result.tie else " wins"), 11, 12)
+            p.headline(result.reason, max(bottom, 30), 8)
             return
         if ph == "tied":
             p.title("Taboo: tie after 12")

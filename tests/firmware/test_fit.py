@@ -111,3 +111,71 @@ def test_the_menus_and_settings_fit(clock):
     walk(box, 300, seed=3, found=found, waits=(0.0, 0.0, 3.0))
     box.close()
     assert not found, report(found)
+
+
+# --- every view of every state a game can reach, from seeded random play --------------
+NAMES = ["Wwwwwwwwww", "Wwwwwwwwwv", "Wwwwwwwwwu", "Wwwwwwwwwt", "Wwwwwwwwws", "Wwwwwwwwwr"]
+
+
+def random_event(game: str, rng: random.Random, at: float) -> dict:
+    """One thing the players might do, right or wrong (the rules refuse what does not fit)."""
+    if game == "password":
+        return rng.choice([{"kind": "missed"}, {"kind": "guessed", "who": rng.choice(["R1", "R2", "both"])},
+                           {"kind": "guessed"}, {"kind": "form", "who": rng.choice(["R1", "R2"])},
+                           {"kind": "challenge", "one_word": rng.random() < 0.5}])
+    if game == "taboo":
+        return rng.choice([{"kind": "start"}, {"kind": "correct"}, {"kind": "correct"}, {"kind": "pass"},
+                           {"kind": "buzz"}, {"kind": "end_round"}, {"kind": "end_round"}, {"kind": "refuse"},
+                           {"kind": "overtime"}, {"kind": "co_winners"}, {"kind": "pause"}]) | {"at": at}
+    if game == "perquackey":
+        counts = {str(n): rng.choice([0, 1, 5]) for n in range(3, 11) if rng.random() < 0.4}
+        return rng.choice([{"kind": "start", "at": at}, {"kind": "score", "counts": counts},
+                           {"kind": "score", "counts": {}}, {"kind": "illegal", "side": 0},
+                           {"kind": "pause", "at": at}])
+    return rng.choice([{"kind": "roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]},
+                       {"kind": "roll", "dice": [rng.randint(1, 3)] * 2},
+                       {"kind": "reroll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]},
+                       {"kind": "choose", "action": rng.randint(1, 6)}, {"kind": "question"},
+                       {"kind": "guess", "player": rng.randint(0, 1), "correct": rng.random() < 0.4,
+                        "length": rng.randint(3, 8)}, {"kind": "end_round"}])
+
+
+def game_settings(game: str, variant: int) -> dict:
+    if game == "password":
+        roles = ("A1", "B1", "A2", "B2") if variant % 2 else ("G", "R1", "R2")
+        return {"players": len(roles), "names": dict(zip(roles, NAMES))}
+    if game == "perquackey":
+        return {"names": NAMES[:1 + variant % 6], "partners": variant % 2 == 1}
+    if game == "taboo":
+        return {"names": NAMES[:3], "skunk_rule": variant % 2 == 1}
+    return {"names": NAMES[:2]}
+
+
+@pytest.mark.parametrize("game", list(MENU_POSITION))
+def test_every_view_of_every_state_fits(game):
+    from firmware.modes import menu
+    from firmware.session import Session
+    found: dict = {}
+    for variant in range(4):
+        rng = random.Random(variant)
+        session = Session.new(game, game_settings(game, variant), wall=1_800_000_000.0)
+        screen = menu.play_screen(session)
+        at = 1000.0
+        for _ in range(400):
+            at += rng.choice([1.0, 30.0, 200.0])
+            try:
+                session.submit(random_event(game, rng, at))
+            except Exception as exc:   # a refusal: the rules said no, nothing changed
+                assert type(exc).__name__ == "RuleError", exc
+                continue
+            for view in screen.views:
+                screen.view = view
+                p = Painter()
+                screen.draw(p, at + 0.5)
+                p.softkeys(screen.softkeys(at + 0.5))
+                for problem in p.problems:
+                    found.setdefault(problem, f"{game} {view} after {session.journal.events[-1]}")
+            if session.outcome is not None:
+                break
+        screen.view = screen.home_view
+    assert not found, report(found)
