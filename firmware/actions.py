@@ -88,8 +88,10 @@ class ReadCubes:
 
 @dataclass(frozen=True)
 class Solve:
-    """Every word the letters make, for the result screen."""
+    """Every word the letters make, for the result screen (without offensive words when
+    `family`, the setting words.family_friendly)."""
     letters: str
+    family: bool = True
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,7 @@ class Capture:
 @dataclass(frozen=True)
 class WarmUp:
     """Build the word index and the reader's references before they are first needed."""
+    family: bool = True
 
 
 EFFECTS = (ReadCubes, Solve, Capture, WarmUp)

@@ -119,7 +119,7 @@ class App:
                     warnings.append(f"The saved game could not be read ({exc}) nor moved away ({move.strerror}).")
         self.stack = [self.home()]
         if self.session is not None:
-            self.stack.append(menu.play_screen(self.session))
+            self.stack.append(menu.play_screen(self.session, self.settings))
         self._restore_drafts()
         if self.session is not None:
             try:
@@ -217,7 +217,7 @@ class App:
             raise TypeError(f"not an action: {a!r}")
 
     def _show_game(self, now: float) -> None:
-        play = menu.play_screen(self.session)
+        play = menu.play_screen(self.session, self.settings)
         self.stack = [self.home(), play]
         self._perform(play.on_open(), now, play)
 

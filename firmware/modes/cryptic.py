@@ -39,8 +39,8 @@ class PlayScreen(GameScreen):
     views = ("dice", "guess-who", "guess-right", "guess-length", "status")
     rng = _system_random
 
-    def __init__(self, session):
-        super().__init__(session)
+    def __init__(self, session, settings: dict | None = None):
+        super().__init__(session, settings)
         self.guesser = 0
         self.length = GUESS_LENGTH    # the guessed word's length, on the guess-length view
         self.pick = None              # the doubles action the chooser points at (kept apart from the length)
@@ -73,6 +73,8 @@ class PlayScreen(GameScreen):
         s = self.state
         if s.finished:
             return ("", "Status", "", "Menu")
+        if self.view == "status":
+            return ("", "", "", "Back")
         if s.choosing:
             return ("Prev", "Next", "Choose", "")
         return {
@@ -86,12 +88,17 @@ class PlayScreen(GameScreen):
     def on_game_key(self, press, now):
         s, key = self.state, press.key
         if press.long:
-            if key == "K2" and not s.choosing:
+            if key == "K2":
                 self.view = "status" if self.view != "status" else "dice"
                 return []
             return [Refuse("Hold K1: undo, K2: status, K4: menu.")]
         if s.finished:
             return self.over_key(key, "status")
+        if self.view == "status":
+            if key != "K4":
+                return [Refuse("K4 goes back to the dice.")]
+            self.view = "dice"
+            return []
         if s.choosing:
             return self._choose(key)
         return getattr(self, "_" + self.view.replace("-", "_"))(key, now)
@@ -107,9 +114,23 @@ class PlayScreen(GameScreen):
             return []
         if key == "K3":
             return self.submit({"kind": "question"})
-        return [Go(ListScreen("Cryptic Words", [
-            ("End of round", lambda: [Back()] + self._end_round()), ("Status", lambda: [Back()] + self._status()),
-            ("Back", [Back()])]))]
+        items = [("End of round", lambda: [Back()] + self._end_round()),
+                 ("Status", lambda: [Back()] + self._status()), ("Back", [Back()])]
+        if self.may_roll_again():
+            items.insert(0, ("Roll again (both padlocked)", lambda: [Back()] + self._roll_again(now)))
+        return [Go(ListScreen("Cryptic Words", items))]
+
+    def may_roll_again(self) -> bool:
+        """The rules' re-roll: after a plain roll, when the players find both slots it names
+        already padlocked (only they can see the tiles)."""
+        s = self.state
+        return s.dice is not None and s.action is None and not s.choosing and not s.finished
+
+    def _roll_again(self, now) -> list:
+        actions = self.submit({"kind": "reroll", "dice": list(roll_dice(self.rng))}, cue="roll")
+        if not refused(actions):
+            self.animate_until = now + ANIMATION_S
+        return actions
 
     def _end_round(self) -> list:
         self.view = "dice"

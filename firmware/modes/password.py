@@ -62,8 +62,9 @@ class PlayScreen(GameScreen):
             return [Refuse("Hold K1: undo, hold K2: score pad, hold K4: menu.")]
         key = press.key
         if self.view == "pad":
-            if key == "K4":
-                self.view = "dial"
+            if key != "K4":
+                return [Refuse("K4 goes back from the score pad.")]
+            self.view = "dial"
             return []
         if rules.is_over(s):
             return self.over_key(key, "pad")

@@ -2,7 +2,7 @@
 the words, the scoreboard, and what the best possible throw would have been."""
 from __future__ import annotations
 
-from firmware.actions import Back, Go, ReadCubes, Refuse, Solve, StartGame, Warn, WarmUp
+from firmware.actions import Back, Cue, Flash, Go, ReadCubes, Refuse, Solve, StartGame, Warn, WarmUp
 from firmware.games import perquackey as rules
 from firmware.modes.base import Screen, refused
 from firmware.modes.game import GameScreen
@@ -49,12 +49,17 @@ class LetterEntry(Screen):
         self.letters, self.unsure = list(letters), list(unsure)
         self.cursor = cursor if cursor is not None else (unsure.index(True) if True in unsure else 0)
 
+    def untouched(self) -> bool:
+        return all(letter == "?" for letter in self.letters)
+
     def softkeys(self, now):
-        return ("<", "Face", ">", "Done")
+        return ("<", "Face", ">", "Back" if self.untouched() else "Done")
 
     def on_key(self, press, now):
         if press.long:
-            return [Refuse("K1/K3 move, K2 changes the letter, K4 done.")]
+            if press.key == "K4":   # leave without the letters (a read that went wrong, a change of mind)
+                return [Back()]
+            return [Refuse("K1/K3 move, K2 changes the letter, K4 done, hold K4 leaves.")]
         n = len(self.faces)
         if press.key == "K1":
             self.cursor = (self.cursor - 1) % n
@@ -66,8 +71,10 @@ class LetterEntry(Screen):
             self.letters[self.cursor] = faces[(faces.index(current) + 1) % len(faces)] if current in faces else faces[0]
             self.unsure[self.cursor] = False
         else:
+            if self.untouched():
+                return [Back()]     # nothing keyed in: nothing to keep
             if "?" in self.letters:
-                return [Refuse("Some cubes have no letter yet (shown as ?).")]
+                return [Refuse("Some cubes have no letter yet (shown as ?); hold K4 leaves without them.")]
             actions = self.play.submit({"kind": "letters", "letters": "".join(self.letters)})
             return actions if refused(actions) else [Back()] + actions
         return []
@@ -111,19 +118,20 @@ class PlayScreen(GameScreen):
     home_view = "turn"
     views = ("turn", "count", "result", "board")
 
-    def __init__(self, session):
-        super().__init__(session)
+    def __init__(self, session, settings: dict | None = None):
+        super().__init__(session, settings)
         self.cues = TimerCues(warn_at=30, ticks_from=10)
         self.counts: dict[int, int] = {}
         self.row = 0
         self.board_cursor = 0
+        self.board_from = "turn"      # the view the scoreboard goes back to (a count keeps its words)
         self.last_solution = None
         self.reading = False          # the worker is reading the cubes
 
     def on_open(self):
         # the word index and the reader's references take a second or two on a Pi:
         # built on the worker while the players set up, not when first needed
-        return [WarmUp()] + self._solve_last()
+        return [WarmUp(self.family())] + self._solve_last()
 
     def draft_extra(self):
         if self.view == "count":
@@ -151,6 +159,9 @@ class PlayScreen(GameScreen):
     @property
     def player(self) -> int:
         return self.state.turn
+
+    def family(self) -> bool:
+        return bool(self.settings["words.family_friendly"])
 
     def vulnerable(self) -> bool:
         return self.state.vulnerable[self.player]
@@ -181,8 +192,8 @@ class PlayScreen(GameScreen):
     def on_game_key(self, press, now):
         s, key = self.state, press.key
         if press.long:
-            if key == "K2" and self.view in ("turn", "board"):
-                self.view = "board" if self.view != "board" else "turn"
+            if key == "K2" and self.view != "result":   # the scoreboard, and back to where it was
+                self.view, self.board_from = ("board", self.view) if self.view != "board" else (self.board_from, "turn")
                 return []
             return [Refuse("Hold K1: undo, K2: scoreboard, K4: menu.")]
         if s.finished:
@@ -192,7 +203,7 @@ class PlayScreen(GameScreen):
     def _key_turn(self, key, now):
         s = self.state
         if key == "K4":
-            self.view, self.board_cursor = "board", 0
+            self.view, self.board_cursor, self.board_from = "board", 0, "turn"
         elif s.timer is None:
             if key == "K1":
                 if self.reading:
@@ -216,7 +227,10 @@ class PlayScreen(GameScreen):
         if key == "K1":
             self.row = (self.row + 1) % len(lengths)
         elif key == "K2":
+            before = dict(self.counts)
             self.counts[n] = min(rules.WORDS_PER_GROUP, self.counts.get(n, 0) + 1)
+            if rules.groups_just_completed(before, self.counts, self.vulnerable()):
+                return [Cue("score"), Flash(f"{n}-letter words: group complete.")]
         elif key == "K3":
             self.counts[n] = max(0, self.counts.get(n, 0) - 1)
         else:
@@ -232,11 +246,12 @@ class PlayScreen(GameScreen):
         """What the last throw could have made, for the result screen (on the worker)."""
         if self.view != "result" or not self.state.history or not self.state.history[-1].letters:
             return []
-        return [Solve(self.state.history[-1].letters)]
+        return [Solve(self.state.history[-1].letters, self.family())]
 
     def _key_result(self, key, now):
-        if key == "K4":
-            self.view = "turn"
+        if key != "K4":
+            return [Refuse("K4: on to the next throw.")]
+        self.view = "turn"
         return []
 
     def _key_board(self, key, now):
@@ -248,7 +263,7 @@ class PlayScreen(GameScreen):
         elif key == "K3":
             return self.submit({"kind": "illegal", "side": self.board_cursor}, cue="error")
         else:
-            self.view = "turn"
+            self.view, self.board_from = self.board_from, "turn"
         return []
 
     # --- slow work coming back --------------------------------------------------------
@@ -292,7 +307,7 @@ class PlayScreen(GameScreen):
             p.headline(s.finished.reason, max(bottom, 30), 8)
             return
         if self.view == "count":
-            return self._draw_count(p)
+            return self._draw_count(p, now)
         if self.view == "result" and s.history:
             return self._draw_result(p)
         name = s.names[self.player]
@@ -315,10 +330,14 @@ class PlayScreen(GameScreen):
             p.big(mmss(remaining), y=11, size=28)
             p.centre("paused", 41, 9)
 
-    def _draw_count(self, p):
+    def _draw_count(self, p, now):
         lengths = self.lengths()
         total = rules.throw_points(self.counts, self.vulnerable(), self.state.rules)
-        p.title("Words made", f"= {total}")
+        timer = self.state.timer
+        left = timer.remaining(now) if timer is not None else 0
+        # the words are counted while the sand runs: the time stays in view
+        p.title(f"Words  {mmss(left)}" + ("" if timer is None or timer.running else " paused") if left > 0
+                else "Words made", f"= {total}")
         for i, n in enumerate(lengths):
             x, y = (i % 4) * 32, 12 + (i // 4) * 20
             text = f"{n}:{self.counts.get(n, 0)}"

@@ -27,8 +27,8 @@ class PlayScreen(GameScreen):
     home_view = "round"
     views = ("round", "summary", "standings")   # summary: after a round
 
-    def __init__(self, session):
-        super().__init__(session)
+    def __init__(self, session, settings: dict | None = None):
+        super().__init__(session, settings)
         self.cues = TimerCues(warn_at=None, ticks_from=10)
 
     def tick(self, now):
@@ -62,8 +62,9 @@ class PlayScreen(GameScreen):
                 return []
             return [Refuse("Hold K1: undo, K2: scores, K3: end the round, K4: menu.")]
         if self.view != "round":
-            if key == "K4":
-                self.view = "round"
+            if key != "K4":
+                return [Refuse(f"K4: {'next' if self.view == 'summary' else 'back'}.")]
+            self.view = "round"
             return []
         if ph == "over":
             return self.over_key(key, "standings")
