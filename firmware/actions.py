@@ -73,6 +73,13 @@ class LeaveGame:
 
 
 @dataclass(frozen=True)
+class RememberSetup:
+    """The names and choices a game starts with, for the next game's set-up form."""
+    game: str
+    values: dict = field(hash=False)
+
+
+@dataclass(frozen=True)
 class SaveSetting:
     key: str
     value: object

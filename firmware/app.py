@@ -28,6 +28,7 @@ from firmware.modes.base import MessageScreen
 from firmware.modes.game import GameScreen
 from firmware.modes.perquackey import LetterEntry
 from firmware.modes.setup import FormScreen, NameEntry
+from firmware.modes.setup import remember as remember_setup
 from firmware.notify import Notifier
 from firmware.screen import Painter, note_seconds
 from firmware.session import Session, bring_back, saved_games, set_aside_unreadable
@@ -211,6 +212,11 @@ class App:
             self._leave_game(now)
         elif isinstance(a, act.SaveSetting):
             self._save_setting(a.key, a.value)
+        elif isinstance(a, act.RememberSetup):
+            try:
+                remember_setup(a.game, a.values)
+            except OSError as exc:
+                self.warn(f"The names could not be kept for the next game ({exc.strerror}).")
         elif isinstance(a, act.EFFECTS):
             self.effects.submit(a, to=source)
         else:

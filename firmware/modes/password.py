@@ -7,27 +7,38 @@ from firmware.modes.game import GameScreen
 from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 
 
+TEAM_SLOTS = {"A1": "Team 1 A", "B1": "Team 1 B", "A2": "Team 2 A", "B2": "Team 2 B"}
+THREE_SLOTS = {"G": "Giver", "R1": "Receiver 1", "R2": "Receiver 2"}
+
+
+def _slots(v) -> dict:
+    """Role -> form line for the number of players chosen."""
+    return THREE_SLOTS if v["Players"] == "3" else TEAM_SLOTS
+
+
 def setup(settings: dict) -> FormScreen:
+    def teams(v):
+        return v["Players"] != "3"
+
     fields = [Field("Players", ["4 (teams)", "3"])]
-    fields += [Field(f"Team {t} {ab}", PRESET_NAMES, PRESET_NAMES[i], names=True)
-               for i, (t, ab) in enumerate([(1, "A"), (1, "B"), (2, "A"), (2, "B")])]
-    fields += option_fields(rules, settings)
+    fields += [Field(label, PRESET_NAMES, PRESET_NAMES[i], names=True, when=teams)
+               for i, label in enumerate(TEAM_SLOTS.values())]
+    fields += [Field(label, PRESET_NAMES, PRESET_NAMES[i], names=True, when=lambda v: not teams(v))
+               for i, label in enumerate(THREE_SLOTS.values())]
+    for field in option_fields(rules, settings):   # who opens password A1: teams only
+        field.when = teams
+        fields.append(field)
 
     def done(v):
-        if v["Players"] == "3":
-            names = {"G": v["Team 1 A"], "R1": v["Team 1 B"], "R2": v["Team 2 A"]}
-            game = {"players": 3, "names": names}
-        else:
-            names = {"A1": v["Team 1 A"], "B1": v["Team 1 B"], "A2": v["Team 2 A"], "B2": v["Team 2 B"]}
-            game = {"players": 4, "names": names, "first_team": int(option_values(rules, settings, v)["first_team"])}
-        return [StartGame("password", game)]
+        names = {role: v[label] for role, label in _slots(v).items()}
+        if not teams(v):
+            return [StartGame("password", {"players": 3, "names": names})]
+        return [StartGame("password", {"players": 4, "names": names,
+                                       "first_team": int(option_values(rules, settings, v)["first_team"])})]
 
     def check(v):
-        count = 3 if v["Players"] == "3" else 4
-        names = [v[f] for f in ("Team 1 A", "Team 1 B", "Team 2 A", "Team 2 B")[:count]]
-        if len(set(names)) < count:
-            return "Each player needs a different name."
-        return None
+        names = [v[label] for label in _slots(v).values()]
+        return "Each player needs a different name." if len(set(names)) < len(names) else None
 
     return FormScreen("password", "Password set-up", fields, done, check)
 

@@ -13,26 +13,30 @@ MAX_PLAYERS = 6
 
 
 def setup(settings: dict) -> FormScreen:
-    fields = [Field("Players", ["1 (solo)", 2, 3, 4, 5, 6], 2), Field("Partners", ["off", "on"])]
-    fields += [Field(f"Player {i + 1}", PRESET_NAMES, PRESET_NAMES[i], names=True) for i in range(MAX_PLAYERS)]
-    fields += [Field("Starts", [f"Player {i + 1}" for i in range(MAX_PLAYERS)])]
-    fields += option_fields(rules, settings)
-
     def count(v):
         return 1 if v["Players"] == "1 (solo)" else v["Players"]
+
+    def several(v):
+        return count(v) > 1
+
+    fields = [Field("Players", ["1 (solo)", 2, 3, 4, 5, 6], 2), Field("Partners", ["off", "on"], when=several)]
+    fields += [Field(f"Player {i + 1}", PRESET_NAMES, PRESET_NAMES[i], names=True,
+                     when=lambda v, i=i: i < count(v)) for i in range(MAX_PLAYERS)]
+    fields += [Field("Starts", [f"Player {i + 1}" for i in range(MAX_PLAYERS)], when=several)]
+    fields += option_fields(rules, settings)
 
     def done(v):
         n = count(v)
         return [StartGame("perquackey", {
             **option_values(rules, settings, v), "names": [v[f"Player {i + 1}"] for i in range(n)],
-            "partners": v["Partners"] == "on", "first": int(v["Starts"].split()[-1]) - 1})]
+            "partners": n > 1 and v["Partners"] == "on", "first": (int(v["Starts"].split()[-1]) - 1) % n})]
 
     def check(v):
         n = count(v)
         names = [v[f"Player {i + 1}"] for i in range(n)]
         if len(set(names)) < n:
             return "Each player needs a different name."
-        if int(v["Starts"].split()[-1]) > n:
+        if n > 1 and int(v["Starts"].split()[-1]) > n:
             return f"Only {n} player(s): choose who starts among them."
         return None
 

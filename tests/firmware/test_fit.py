@@ -32,7 +32,7 @@ def where(box) -> str:
 def type_name(box, last: int = 0) -> None:
     """On a form line with names: choose "Type..." and spell a 10-letter name of Ws, its
     last letter `last` letters before W (so that every player's name differs)."""
-    field = box.mode.fields[box.mode.cursor]
+    field = box.mode.shown()[box.mode.cursor]
     while field.value != "Type...":
         box.press("K2")
     entry = box.mode
@@ -44,7 +44,7 @@ def start_with_wide_names(box, game: str, extra=()) -> None:
     box.press(*["K2"] * MENU_POSITION[game], "K3")
     box.press(*extra)
     form = box.mode
-    for i, field in enumerate(form.fields):
+    for i, field in enumerate(form.shown()):
         if field.names:
             while form.cursor != i:
                 box.press("K1")
