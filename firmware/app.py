@@ -107,7 +107,7 @@ class App:
         """Resume an unfinished game where the players left it, or open the main menu."""
         self.drafts = Draft(paths.draft_path())
         journal_path = paths.current_journal()
-        warnings = []
+        warnings = self._config_problems()
         if journal_path.exists():
             try:
                 self.session = Session.resume(journal_path)
@@ -134,6 +134,13 @@ class App:
             self.flash(f"Resumed {self.session.label}")
         self.redraw(self.clock())
         self.notifier.ready()
+
+    def _config_problems(self) -> list[str]:
+        """What is wrong in the settings file, as sentences for the OLED: the players see
+        why a setting is not what they set (the console has them too)."""
+        if self.config_file is None:
+            return []
+        return config.load(self.config_file)[1]
 
     def home(self):
         return menu.main_menu(self.settings, self.session, saved_games(), self.about_rows())

@@ -222,3 +222,22 @@ def test_password_header_totals_say_which_team():
     s.submit({"kind": "guessed"})
     shown = painted(password.PlayScreen(s))
     assert "T1 10 T2 0" in shown
+
+
+def test_setting_problems_at_start_are_shown_on_the_display(clock, tmp_path):
+    from firmware.harness import SimulatedBox
+    path = tmp_path / "config.toml"
+    path.write_text("[sound]\nvolume = 11\n[display]\ncontrast = 999\n", encoding="utf-8")
+    settings, problems = config.load(path)
+    assert len(problems) == 2
+    box = SimulatedBox(clock, settings=settings)
+    box.app.config_file = path
+    box.app.start()
+    shown = []
+    for _ in range(40):                        # each warning stays, line after line, until read
+        note = box.app.notes.current(clock())
+        if note and note not in shown:
+            shown.append(note)
+        box.wait(0.5)
+    assert shown[:2] == problems
+    box.close()
