@@ -232,7 +232,7 @@ class PlayScreen(GameScreen):
                 rows.append(f"slots {s.dice[0]} & {s.dice[1]}")
             rows += ["next:", roller] if len(rows) == 1 else [f"next: {roller}"]
         for i, row in enumerate(rows):
-            p.left(p.shorten(row, 60), 10 + i * 9, 8, 66)
+            p.left(p.shorten(row, 60), 12 + i * 9, 8, 66)
         if s.rolls_left is not None:
             bottom = f"catch-up: {p.shorten(s.names[1 - s.first], 44)} has {s.rolls_left} roll(s)"
         else:

@@ -359,8 +359,10 @@ class PlayScreen(GameScreen):
         solution = self.last_solution
         if solution is not None:
             p.right(f"best {solution.best_score}", 13, 9)
-            p.text((2, 29), "longest: " + " ".join(w.upper() for w in solution.longest(2)), 8)
-            p.text((2, 39), f"{sum(len(ws) for ws in solution.words.values())} words possible", 8)
+            longest = [w.upper() for w in solution.longest(2)]
+            p.left(p.first_fit(["longest: " + " ".join(longest), "longest: " + " ".join(longest[:1])], 8, 124),
+                   29, 8, 2)
+            p.left(f"{sum(len(ws) for ws in solution.words.values())} words possible", 39, 8, 2)
 
     def _draw_board(self, p):
         s = self.state
