@@ -149,6 +149,8 @@ class PlayScreen(GameScreen):
         return [Refuse("Choose an action with K1/K2, then K3.")]
 
     def _guess_who(self, key, now):
+        if key == "K3":
+            return [Refuse("K1 or K2: who guesses; K4 cancels.")]
         if key in ("K1", "K2"):
             self.guesser = 0 if key == "K1" else 1
             self.view = "guess-right"
@@ -157,6 +159,8 @@ class PlayScreen(GameScreen):
         return []
 
     def _guess_right(self, key, now):
+        if key == "K3":
+            return [Refuse("K1: right, K2: wrong, K4 cancels.")]
         if key == "K1":
             self.view = "guess-length"
         elif key == "K2":

@@ -99,7 +99,7 @@ class KeyTest(Screen):
         self.seen = {}
 
     def softkeys(self, now):
-        return ("", "", "", "hold:Back")
+        return ("K1", "K2", "K3", "K4")   # each key shows what it did; the title says hold K4 leaves
 
     def on_key(self, press, now):
         if press.long and press.key == "K4":

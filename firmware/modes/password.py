@@ -80,6 +80,8 @@ class PlayScreen(GameScreen):
         if rules.is_over(s):
             return self.over_key(key, "pad")
         if self.view == "challenge":
+            if key == "K3":
+                return [Refuse("K1: it was one word, K2: two words, K4: cancel.")]
             self.view = "dial"
             if key in ("K1", "K2"):
                 return self.submit({"kind": "challenge", "one_word": key == "K1"}, cue="score")

@@ -54,9 +54,16 @@ def start_with_wide_names(box, game: str, extra=()) -> None:
 
 
 def walk(box, steps: int, seed: int, found: dict, waits=(0.0, 0.0, 0.0, 0.0, 3.0, 31.0, 70.0)) -> None:
+    """Random keys and waits; also checks that a key whose label is empty (it means
+    nothing now) is answered with the low beep and a note, never silently."""
     rng = random.Random(seed)
     for _ in range(steps):
-        box.press(rng.choice(KEYS))
+        key = rng.choice(KEYS)
+        blank = "-" not in key and box.mode.softkeys(box.clock())[int(key[1]) - 1] == ""
+        screen, notes = where(box), len(box.app.log)
+        box.press(key)
+        if blank and len(box.app.log) == notes:
+            found.setdefault(f"{key} has no label but did not say why", screen)
         problems_now(box, where(box), found)
         wait = rng.choice(waits)
         if wait:
