@@ -79,12 +79,9 @@ class ListScreen(Screen):
     def draw(self, p, now):
         p.title(self.title, f"{self.cursor + 1}/{len(self.items)}")
         top = min(max(0, self.cursor - VISIBLE_ROWS + 1), max(0, len(self.items) - VISIBLE_ROWS))
-        for i, row in enumerate(self.labels()[top:top + VISIBLE_ROWS]):
-            size, y = p.fit(row, 9, 124), 12 + i * 10   # a long line gets a smaller font, never cut
-            if i == self.cursor - top:
-                p.inverse((0, y, 127, y + 9), row, size)
-            else:
-                p.text((2, y - 1), row, size)
+        # a long line gets a smaller font, then is shortened ("Saved: Perquackey (3 pla."), never cut
+        rows = [p.shorten(row, 124, p.fit(row, 9, 124)) for row in self.labels()[top:top + VISIBLE_ROWS]]
+        p.lines(rows, selected=self.cursor - top)
 
 
 class MessageScreen(Screen):

@@ -186,3 +186,21 @@ def test_every_view_of_every_state_fits(game):
                 break
         screen.view = screen.home_view
     assert not found, report(found)
+
+
+def test_a_long_message_scrolls_and_a_long_name_is_shortened_not_cut():
+    from device.keys import KeyPress
+    from firmware.actions import Home
+    from firmware.modes.base import MessageScreen
+    text = "Something went wrong: " + "the camera answered with nonsense " * 4 + "Your game is saved."
+    screen = MessageScreen("Sorry", text, [Home()], "Menu")
+    p = Painter()
+    screen.draw(p, 0.0)
+    p.softkeys(screen.softkeys(0.0))
+    assert p.problems == [] and screen.softkeys(0.0)[:2] == ("Up", "Down")
+    first = [placed.text for placed in p.placed]
+    assert screen.on_key(KeyPress("K2"), 0.0) == []
+    p = Painter()
+    screen.draw(p, 0.0)
+    assert [placed.text for placed in p.placed] != first and p.problems == []
+    assert Painter().shorten("Christopher", 30) == "Christo." and Painter().shorten("Al", 30) == "Al"
