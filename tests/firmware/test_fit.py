@@ -107,7 +107,7 @@ def test_every_screen_of_a_game_fits_with_the_widest_names(clock, game, extra):
     box = Box(clock)
     found: dict = {}
     start_with_wide_names(box, game, extra)
-    walk(box, 500, seed=len(game) + len(extra), found=found)
+    walk(box, 300, seed=len(game) + len(extra), found=found)
     box.close()
     assert not found, report(found)
 
