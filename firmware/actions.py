@@ -73,6 +73,13 @@ class LeaveGame:
 
 
 @dataclass(frozen=True)
+class RememberSetup:
+    """The names and choices a game starts with, for the next game's set-up form."""
+    game: str
+    values: dict = field(hash=False)
+
+
+@dataclass(frozen=True)
 class SaveSetting:
     key: str
     value: object
@@ -88,8 +95,10 @@ class ReadCubes:
 
 @dataclass(frozen=True)
 class Solve:
-    """Every word the letters make, for the result screen."""
+    """Every word the letters make, for the result screen (without offensive words when
+    `family`, the setting words.family_friendly)."""
     letters: str
+    family: bool = True
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,7 @@ class Capture:
 @dataclass(frozen=True)
 class WarmUp:
     """Build the word index and the reader's references before they are first needed."""
+    family: bool = True
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,9 @@ from firmware.modes.base import MessageScreen
 from firmware.modes.game import GameScreen
 from firmware.modes.perquackey import LetterEntry
 from firmware.modes.setup import FormScreen, NameEntry
+from firmware.modes.setup import remember as remember_setup
 from firmware.notify import Notifier
-from firmware.screen import Painter
+from firmware.screen import Painter, note_seconds
 from firmware.session import Session, bring_back, saved_games, set_aside_unreadable
 
 FLASH_S = 2.5
@@ -45,10 +46,10 @@ class Notes:
 
     def flash(self, text: str, seconds: float = FLASH_S) -> None:
         self._items = deque(item for item in self._items if item[3])
-        self._items.append([text, seconds, None, False])
+        self._items.append([text, note_seconds(text, seconds), None, False])
 
     def warn(self, text: str) -> None:
-        self._items.append([text, WARN_S, None, True])
+        self._items.append([text, note_seconds(text, WARN_S), None, True])
 
     def current(self, now: float) -> str | None:
         while self._items and self._items[0][2] is not None and now >= self._items[0][2] + self._items[0][1]:
@@ -58,6 +59,10 @@ class Notes:
         if self._items[0][2] is None:
             self._items[0][2] = now
         return self._items[0][0]
+
+    def shown_for(self, now: float) -> float:
+        """Seconds the current note has been up (a long one shows a line at a time)."""
+        return now - self._items[0][2] if self._items and self._items[0][2] is not None else 0.0
 
 
 class App:
@@ -102,7 +107,7 @@ class App:
         """Resume an unfinished game where the players left it, or open the main menu."""
         self.drafts = Draft(paths.draft_path())
         journal_path = paths.current_journal()
-        warnings = []
+        warnings = self._config_problems()
         if journal_path.exists():
             try:
                 self.session = Session.resume(journal_path)
@@ -115,7 +120,7 @@ class App:
                     warnings.append(f"The saved game could not be read ({exc}) nor moved away ({move.strerror}).")
         self.stack = [self.home()]
         if self.session is not None:
-            self.stack.append(menu.play_screen(self.session))
+            self.stack.append(menu.play_screen(self.session, self.settings))
         self._restore_drafts()
         if self.session is not None:
             try:
@@ -129,6 +134,13 @@ class App:
             self.flash(f"Resumed {self.session.label}")
         self.redraw(self.clock())
         self.notifier.ready()
+
+    def _config_problems(self) -> list[str]:
+        """What is wrong in the settings file, as sentences for the OLED: the players see
+        why a setting is not what they set (the console has them too)."""
+        if self.config_file is None:
+            return []
+        return config.load(self.config_file)[1]
 
     def home(self):
         return menu.main_menu(self.settings, self.session, saved_games(), self.about_rows())
@@ -207,13 +219,18 @@ class App:
             self._leave_game(now)
         elif isinstance(a, act.SaveSetting):
             self._save_setting(a.key, a.value)
+        elif isinstance(a, act.RememberSetup):
+            try:
+                remember_setup(a.game, a.values)
+            except OSError as exc:
+                self.warn(f"The names could not be kept for the next game ({exc.strerror}).")
         elif isinstance(a, act.EFFECTS):
             self.effects.submit(a, to=source)
         else:
             raise TypeError(f"not an action: {a!r}")
 
     def _show_game(self, now: float) -> None:
-        play = menu.play_screen(self.session)
+        play = menu.play_screen(self.session, self.settings)
         self.stack = [self.home(), play]
         self._perform(play.on_open(), now, play)
 
@@ -375,6 +392,10 @@ class App:
         self.notifier.watchdog()
 
     def render(self, now: float):
+        return self.paint(now).image
+
+    def paint(self, now: float) -> Painter:
+        """The frame for `now`, with what the Painter found did not fit (`problems`)."""
         p = Painter()
         try:
             self.mode.draw(p, now)
@@ -386,8 +407,8 @@ class App:
             p.softkeys(self.mode.softkeys(now))
         note = self.notes.current(now)
         if note:
-            p.message(note)
-        return p.image
+            p.note(note, self.notes.shown_for(now))
+        return p
 
     def redraw(self, now: float) -> None:
         image = self.render(now)

@@ -142,8 +142,33 @@ def check_storage(settings, service: Service) -> tuple[bool, str]:
     return True, f"games are saved in {folder}"
 
 
+def check_current_game(settings, service: Service) -> tuple[bool, str]:
+    """The game in progress, read as the box will read it at start, without changing the
+    file: damaged lines and saved steps that no longer fit would be dropped."""
+    from firmware.journal import Journal, JournalError
+    from firmware.games import rules
+    from firmware.session import replay
+    path = paths.current_journal()
+    if not path.exists():
+        return True, "no game in progress"
+    try:
+        journal = Journal.load(path, repair=False)
+        game = rules(journal.game)
+        _, dropped = replay(game, journal.settings, journal.events)
+    except (OSError, JournalError, KeyError, TypeError, ValueError) as exc:
+        return False, (f"the game in progress cannot be read ({exc}); the box will set it aside under "
+                       f"{paths.history_dir()} at start.")
+    problems = list(journal.warnings)
+    problems += [f"saved step {index + 1} ({event.get('kind')}) no longer fits the game ({exc})"
+                 for index, event, exc in dropped]
+    if problems:
+        return False, (f"{path} is damaged: {len(problems)} step(s) will be dropped when the box resumes it "
+                       f"(the first: {problems[0]}). The rest of the game is kept.")
+    return True, f"{game.LABEL} in progress, {len(journal.events)} step(s), all readable"
+
+
 CHECKS = (("Display", check_display), ("Keys and buzzer", check_gpio), ("Camera", check_camera),
-          ("Tesseract", check_tesseract), ("Journal", check_storage))
+          ("Tesseract", check_tesseract), ("Journal", check_storage), ("Game in progress", check_current_game))
 
 
 def run_doctor(config_arg: str | None = None, out=sys.stdout, service: Service | None = None) -> int:

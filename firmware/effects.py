@@ -87,7 +87,7 @@ def solve(request: Solve, camera):
     try:
         from firmware.games.words import solve as solve_letters
         from firmware.house_words import load_wordlist
-        return solve_letters(load_wordlist(), request.letters)
+        return solve_letters(load_wordlist(family=request.family), request.letters)
     except (ImportError, ValueError, OSError) as exc:
         raise LookupError(f"The solver is not available ({exc}).") from exc
 
@@ -120,7 +120,7 @@ def capture(request: Capture, camera):
 
 def warm_up(request: WarmUp, camera):
     from firmware.house_words import load_wordlist
-    load_wordlist()
+    load_wordlist(family=request.family)
     try:
         from vision.classifier import references
     except ImportError:

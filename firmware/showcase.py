@@ -18,6 +18,7 @@ TOURS: dict[str, tuple] = {
     "menu": (3.0,),
     "settings": ("K1", "K3", 3.0),
     "password-setup": ("K3", 3.0),
+    "password-three": ("K3", "K2", 3.0),
     "password-dial": ("K3", "K3", "K1", "K1", 3.0),
     "password-double": ("K3", "K3") + ("K2",) * 8 + ("K1",) * 3 + (3.0,),
     "password-pad": ("K3", "K3", "K1", "K2", "K1", "K1", "K2", "K2", "K2-long", 3.0),
@@ -30,7 +31,8 @@ TOURS: dict[str, tuple] = {
     "taboo-round": ("K2", "K2", "K3", "K3", "K1", "K1", "K1", "K2", "K1", "K3", 22.0),
     "taboo-summary": ("K2", "K2", "K3", "K3", "K1") + ("K1",) * 5 + ("K2", "K3", "K3", 61.0, "K4", 3.0),
     "cryptic-dice": ("K1", "K1", "K3", "K3", "K1", 3.0),
-    "cryptic-status": ("K1", "K1", "K3", "K3", "K1", "K1", "K4", "K2", "K3", 3.0),
+    "cryptic-more": ("K1", "K1", "K3", "K3", "K1", "K4", 3.0),
+    "cryptic-status": ("K1", "K1", "K3", "K3", "K1", "K1", "K4", "K2", "K2", "K3", 3.0),
 }
 
 

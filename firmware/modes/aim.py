@@ -47,11 +47,11 @@ class AimScreen(Screen):
     def draw(self, p, now):
         if self.error:
             p.title("Aim camera")
-            p.message(self.error)
+            p.paragraph(self.error)
             return
         if self.thumb is None:
             p.title("Aim camera")
-            p.message("Looking...")
+            p.paragraph("Looking...")
             return
         p.image.paste(self.thumb, (0, 0))
         x = self.thumb.width + 3

@@ -11,6 +11,7 @@ from firmware.actions import Back, Refuse
 from firmware.screen import Painter
 
 VISIBLE_ROWS = 4
+MESSAGE_ROWS = 3    # rows of 9-point text between the title and the keys
 
 
 class Screen:
@@ -78,31 +79,35 @@ class ListScreen(Screen):
     def draw(self, p, now):
         p.title(self.title, f"{self.cursor + 1}/{len(self.items)}")
         top = min(max(0, self.cursor - VISIBLE_ROWS + 1), max(0, len(self.items) - VISIBLE_ROWS))
-        for i, row in enumerate(self.labels()[top:top + VISIBLE_ROWS]):
-            size, y = p.fit(row, 9, 124), 12 + i * 10   # a long line gets a smaller font, never cut
-            if i == self.cursor - top:
-                p.inverse((0, y, 127, y + 9), row, size)
-            else:
-                p.text((2, y - 1), row, size)
+        # a long line gets a smaller font, then is shortened ("Saved: Perquackey (3 pla."), never cut
+        rows = [p.shorten(row, 124, p.fit(row, 9, 124)) for row in self.labels()[top:top + VISIBLE_ROWS]]
+        p.lines(rows, selected=self.cursor - top)
 
 
 class MessageScreen(Screen):
-    """A plain message with one way on (the failsafe screen, notices)."""
+    """A plain message with one way on (the failsafe screen, notices); K1/K2 scroll a
+    message longer than the screen."""
 
     def __init__(self, title: str, text: str, then, label: str = "OK"):
         self.title, self.text, self.then, self.label = title, text, then, label
+        self.first, self.rows = 0, 0
 
     def softkeys(self, now):
-        return ("", "", "", self.label)
+        more = self.rows > MESSAGE_ROWS
+        return ("Up" if more else "", "Down" if more else "", "", self.label)
 
     def on_key(self, press, now):
-        if press.key == "K4":
+        if press.key == "K4" and not press.long:
             return run(self.then)
+        if press.key in ("K1", "K2") and not press.long and self.rows > MESSAGE_ROWS:
+            step = -1 if press.key == "K1" else 1
+            self.first = min(max(0, self.first + step), self.rows - MESSAGE_ROWS)
+            return []
         return [Refuse(f"Press K4 ({self.label}).")]
 
     def draw(self, p, now):
-        p.title(self.title)
-        p.message(self.text)
+        p.title(self.title, f"{self.first + 1}/{self.rows - MESSAGE_ROWS + 1}" if self.rows > MESSAGE_ROWS else "")
+        self.rows = p.paragraph(self.text, first=self.first)
 
 
 def refused(actions: list) -> bool:

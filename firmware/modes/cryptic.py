@@ -8,6 +8,7 @@ from firmware.actions import Back, Go, Refuse, StartGame
 from firmware.games import cryptic as rules
 from firmware.modes.base import ListScreen, refused
 from firmware.modes.game import GameScreen
+from firmware.screen import wrap
 from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 
 ANIMATION_S = 0.6
@@ -38,8 +39,8 @@ class PlayScreen(GameScreen):
     views = ("dice", "guess-who", "guess-right", "guess-length", "status")
     rng = _system_random
 
-    def __init__(self, session):
-        super().__init__(session)
+    def __init__(self, session, settings: dict | None = None):
+        super().__init__(session, settings)
         self.guesser = 0
         self.length = GUESS_LENGTH    # the guessed word's length, on the guess-length view
         self.pick = None              # the doubles action the chooser points at (kept apart from the length)
@@ -72,11 +73,13 @@ class PlayScreen(GameScreen):
         s = self.state
         if s.finished:
             return ("", "Status", "", "Menu")
+        if self.view == "status":
+            return ("", "", "", "Back")
         if s.choosing:
             return ("Prev", "Next", "Choose", "")
         return {
             "dice": ("Roll", "Guess", "Ask" if s.questions[rules._roller(s)] else "", "More"),
-            "guess-who": (s.names[0][:6], s.names[1][:6], "", "Cancel"),
+            "guess-who": (s.names[0], s.names[1], "", "Cancel"),
             "guess-right": ("Right", "Wrong", "", "Cancel"),
             "guess-length": ("-", "+", "OK", "Cancel"),
             "status": ("", "", "", "Back"),
@@ -85,12 +88,17 @@ class PlayScreen(GameScreen):
     def on_game_key(self, press, now):
         s, key = self.state, press.key
         if press.long:
-            if key == "K2" and not s.choosing:
+            if key == "K2":
                 self.view = "status" if self.view != "status" else "dice"
                 return []
             return [Refuse("Hold K1: undo, K2: status, K4: menu.")]
         if s.finished:
             return self.over_key(key, "status")
+        if self.view == "status":
+            if key != "K4":
+                return [Refuse("K4 goes back to the dice.")]
+            self.view = "dice"
+            return []
         if s.choosing:
             return self._choose(key)
         return getattr(self, "_" + self.view.replace("-", "_"))(key, now)
@@ -106,9 +114,23 @@ class PlayScreen(GameScreen):
             return []
         if key == "K3":
             return self.submit({"kind": "question"})
-        return [Go(ListScreen("Cryptic Words", [
-            ("End of round", lambda: [Back()] + self._end_round()), ("Status", lambda: [Back()] + self._status()),
-            ("Back", [Back()])]))]
+        items = [("End of round", lambda: [Back()] + self._end_round()),
+                 ("Status", lambda: [Back()] + self._status()), ("Back", [Back()])]
+        if self.may_roll_again():
+            items.insert(0, ("Roll again (both padlocked)", lambda: [Back()] + self._roll_again(now)))
+        return [Go(ListScreen("Cryptic Words", items))]
+
+    def may_roll_again(self) -> bool:
+        """The rules' re-roll: after a plain roll, when the players find both slots it names
+        already padlocked (only they can see the tiles)."""
+        s = self.state
+        return s.dice is not None and s.action is None and not s.choosing and not s.finished
+
+    def _roll_again(self, now) -> list:
+        actions = self.submit({"kind": "reroll", "dice": list(roll_dice(self.rng))}, cue="roll")
+        if not refused(actions):
+            self.animate_until = now + ANIMATION_S
+        return actions
 
     def _end_round(self) -> list:
         self.view = "dice"
@@ -127,6 +149,8 @@ class PlayScreen(GameScreen):
         return [Refuse("Choose an action with K1/K2, then K3.")]
 
     def _guess_who(self, key, now):
+        if key == "K3":
+            return [Refuse("K1 or K2: who guesses; K4 cancels.")]
         if key in ("K1", "K2"):
             self.guesser = 0 if key == "K1" else 1
             self.view = "guess-right"
@@ -135,6 +159,8 @@ class PlayScreen(GameScreen):
         return []
 
     def _guess_right(self, key, now):
+        if key == "K3":
+            return [Refuse("K1: right, K2: wrong, K4 cancels.")]
         if key == "K1":
             self.view = "guess-length"
         elif key == "K2":
@@ -165,71 +191,84 @@ class PlayScreen(GameScreen):
     # --- screens ----------------------------------------------------------------------
     def draw(self, p, now):
         s = self.state
-        score = f"{s.names[0][:5]} {s.scores[0]}-{s.scores[1]} {s.names[1][:5]}"
-        if self.view == "status" or s.finished and self.view == "status":
+        if self.view == "status":
             return self._draw_status(p)
         if s.finished:
-            p.title("Cryptic Words: over")
+            p.title("Cryptic Words: over", f"{s.scores[0]}-{s.scores[1]}")
             winners = s.finished.winners
-            p.centre(" & ".join(winners) + (" tie" if len(winners) > 1 else " wins"), 13, 14)
-            p.centre(s.finished.reason, 30, 9)
-            p.centre(score, 41, 9)
+            bottom = p.headline(" & ".join(winners) + (" tie" if len(winners) > 1 else " wins"), 12, 14)
+            p.headline(s.finished.reason, max(bottom, 33), 9)
             return
-        p.title(f"Round {s.round}", score)
+        p.title(f"Round {s.round}", f"{p.shorten(s.names[0], 36)} {s.scores[0]}-{s.scores[1]} "
+                                    f"{p.shorten(s.names[1], 36)}")
         if s.choosing:
             left = rules.actions_left(s)
-            pick = self._pick()
-            p.text((2, 12), f"Double {s.dice[0]}-{s.dice[1]} done: pick", 9)
-            p.inverse((0, 24, 127, 35), rules.DOUBLE_ACTIONS[pick], 10)
-            p.text((2, 38), f"{len(left)} actions left", 8)
+            p.left(f"Double {s.dice[0]}-{s.dice[1]} done: pick another", 11, 9)
+            p.inverse((0, 24, 127, 35), rules.DOUBLE_ACTIONS[self._pick()], 10)
+            p.left(f"{len(left)} actions left", 38, 8)
             return
         if self.view.startswith("guess"):
             return self._draw_guess(p)
+        self._draw_dice(p, now)
+
+    def _draw_dice(self, p, now):
+        s = self.state
         a, b = s.dice or (None, None)
-        if now < self.animate_until:
+        rolling = now < self.animate_until
+        if rolling:
             a, b = self._shuffle.randint(1, 6), self._shuffle.randint(1, 6)
         for i, face in enumerate((a, b)):
-            x = 4 + i * 34
-            p.box((x, 13, x + 29, 42))
-            p.centre("?" if face is None else str(face), 12, 24, x, x + 30)
+            x = 2 + i * 32
+            p.box((x, 13, x + 27, 40))
+            p.centre("?" if face is None else str(face), 11, 22, x, x + 28)
         roller = s.names[rules._roller(s)]
-        if now < self.animate_until:
-            note = "rolling..."
+        rows = []
+        if rolling:
+            rows.append("rolling...")
         elif s.dice is None:
-            note = f"{roller} rolls"
-        elif s.action:
-            note = rules.DOUBLE_ACTIONS[s.action]
-        elif s.dice[0] == s.dice[1]:
-            note = "all actions done"
+            rows += [roller, "rolls"]
         else:
-            note = f"slots {s.dice[0]} & {s.dice[1]}"
-        lines = [note, f"next: {roller}"]
+            if s.action:
+                rows += wrap(p, rules.DOUBLE_ACTIONS[s.action], 8, 60)
+            elif s.dice[0] == s.dice[1]:
+                rows += ["all actions", "done"]
+            else:
+                rows.append(f"slots {s.dice[0]} & {s.dice[1]}")
+            rows += ["next:", roller] if len(rows) == 1 else [f"next: {roller}"]
+        for i, row in enumerate(rows):
+            p.left(p.shorten(row, 60), 12 + i * 9, 8, 66)
         if s.rolls_left is not None:
-            lines.append(f"{s.rolls_left} rolls left")
+            bottom = f"catch-up: {p.shorten(s.names[1 - s.first], 44)} has {s.rolls_left} roll(s)"
         else:
-            lines.append(f"tokens {s.guesses[0]}/{s.guesses[1]}")
-        for i, line in enumerate(lines):
-            p.text((72, 12 + i * 10), line, 8 if len(line) > 11 else 9)
+            bottom = (f"guesses {p.shorten(s.names[0], 34)} {s.guesses[0]}, "
+                      f"{p.shorten(s.names[1], 34)} {s.guesses[1]}")
+        p.left(bottom, 42, 8, 1)
 
     def _draw_guess(self, p):
         s = self.state
         if self.view == "guess-who":
-            p.centre("Who guesses?", 16, 12)
-            p.centre(f"tokens {s.names[0]} {s.guesses[0]}, {s.names[1]} {s.guesses[1]}", 34, 8)
+            p.centre("Who guesses?", 12, 12)
+            for i in (0, 1):
+                p.left(f"{s.names[i]}: {s.guesses[i]} guess tokens", 27 + i * 10, 8, 2)
         elif self.view == "guess-right":
-            p.centre(f"{s.names[self.guesser]}'s guess", 16, 12)
+            p.headline(f"{s.names[self.guesser]}'s guess", 12, 12, rows=1)
             p.centre("right or wrong?", 32, 10)
         else:
-            p.centre("Letters in the word", 12, 9)
-            p.big(str(self.length), y=22, size=26)
+            p.centre("Letters in the word", 11, 9)
+            p.big(str(self.length), y=20, size=26)
 
     def _draw_status(self, p):
         s = self.state
-        p.title("Status", f"round {s.round}")
         done = " ".join(str(a) for a in sorted(s.done)) or "none"
-        rows = [f"Doubles done: {done}",
-                f"Guesses  {s.names[0][:6]} {s.guesses[0]}  {s.names[1][:6]} {s.guesses[1]}",
-                f"Questions {s.questions[0]} / {s.questions[1]}",
-                (f"Catch-up: {s.rolls_left} roll(s) left" if s.rolls_left is not None
-                 else (s.log[-1] if s.log else "No round finished yet"))]
-        p.lines(rows, y=12, size=8)
+        p.title(f"Round {s.round}", f"doubles: {done}")
+        for i in (0, 1):
+            y = 11 + i * 9
+            p.left(s.names[i], y, 8, 2, 70)
+            p.right(f"{s.guesses[i]} guess {s.questions[i]} ask", y, 8, 127, 72)
+        if s.finished:
+            last = f"Over: {s.finished.reason}."
+        elif s.rolls_left is not None:
+            last = f"Catch-up: {s.names[1 - s.first]} has {s.rolls_left} roll(s) left."
+        else:
+            last = s.log[-1] if s.log else "No round finished yet."
+        p.paragraph(last, top=31, size=8)

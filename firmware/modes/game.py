@@ -2,6 +2,7 @@
 state), long K1 is undo and long K4 is back to the menu in every game."""
 from __future__ import annotations
 
+from firmware import config
 from firmware.actions import Cue, Flash, LeaveGame, Refuse
 from firmware.games.core import RuleError
 from firmware.modes.base import Screen
@@ -14,8 +15,9 @@ class GameScreen(Screen):
     home_view = ""
     views: tuple[str, ...] = ()
 
-    def __init__(self, session):
+    def __init__(self, session, settings: dict | None = None):
         self.session = session
+        self.settings = settings if settings is not None else config.defaults()   # the box's, as it changes
         self.view = self.home_view
 
     @property

@@ -8,13 +8,14 @@ from firmware.games import GAMES
 from firmware.modes import cryptic, password, perquackey, taboo
 from firmware.modes.aim import AimScreen
 from firmware.modes.base import ListScreen, Screen
+from firmware.screen import WIDTH, wrap
 
 # Each game's screens, by the rules module they play (the registry's order is the menu's).
 CONTROLLERS = {module.rules.NAME: module for module in (password, perquackey, taboo, cryptic)}
 
 
-def play_screen(session):
-    return CONTROLLERS[session.game].PlayScreen(session)
+def play_screen(session, settings: dict | None = None):
+    return CONTROLLERS[session.game].PlayScreen(session, settings)
 
 
 def setup_screen(game: str, settings: dict):
@@ -108,7 +109,7 @@ class KeyTest(Screen):
         self.seen = {}
 
     def softkeys(self, now):
-        return ("", "", "", "hold:Back")
+        return ("K1", "K2", "K3", "K4")   # each key shows what it did; the title says hold K4 leaves
 
     def on_key(self, press, now):
         if press.long and press.key == "K4":
@@ -159,20 +160,34 @@ class CameraTest(Screen):
             p.image.paste(self.thumb, ((128 - self.thumb.width) // 2, 12))
             p.centre(self.note, 44, 7)
         else:
-            p.message(self.note)
+            p.paragraph(self.note)
 
 
-class About(ListScreen):
-    """The version and the hardware found, one line each (K1/K2 scroll, K4 back)."""
+class About(Screen):
+    """The version and the hardware found, a line each, wrapped to the width (a path is
+    long); K1/K2 scroll, K4 back."""
+
+    ROWS = 4
 
     def __init__(self, rows):
-        super().__init__(f"TableMate {__version__}", [(row, []) for row in rows] or [("", [])])
+        self.title = f"TableMate {__version__}"
+        self.rows, self.first, self.shown = list(rows), 0, 0
 
     def softkeys(self, now):
         return ("Up", "Down", "", "Back")
 
+    def on_key(self, press, now):
+        if press.key == "K4" and not press.long:
+            return [Back()]
+        if press.key in ("K1", "K2") and not press.long:
+            step = -1 if press.key == "K1" else 1
+            self.first = min(max(0, self.first + step), max(0, self.shown - self.ROWS))
+            return []
+        return [Refuse("K1/K2 scroll, K4 goes back.")]
+
     def draw(self, p, now):
-        p.title(self.title, f"{self.cursor + 1}/{len(self.items)}")
-        top = min(max(0, self.cursor - 3), max(0, len(self.items) - 4))
-        for i, row in enumerate(self.labels()[top:top + 4]):
-            p.text((2, 11 + i * 10), row, p.fit(row, 9, 124))
+        lines = [line for row in self.rows for line in wrap(p, row, 8, WIDTH - 4)]
+        self.shown = len(lines)
+        p.title(self.title, f"{self.first + 1}/{max(1, len(lines) - self.ROWS + 1)}")
+        for i, line in enumerate(lines[self.first:self.first + self.ROWS]):
+            p.left(line, 11 + i * 10, 8, 2)

@@ -7,27 +7,38 @@ from firmware.modes.game import GameScreen
 from firmware.modes.setup import PRESET_NAMES, Field, FormScreen, option_fields, option_values
 
 
+TEAM_SLOTS = {"A1": "Team 1 A", "B1": "Team 1 B", "A2": "Team 2 A", "B2": "Team 2 B"}
+THREE_SLOTS = {"G": "Giver", "R1": "Receiver 1", "R2": "Receiver 2"}
+
+
+def _slots(v) -> dict:
+    """Role -> form line for the number of players chosen."""
+    return THREE_SLOTS if v["Players"] == "3" else TEAM_SLOTS
+
+
 def setup(settings: dict) -> FormScreen:
+    def teams(v):
+        return v["Players"] != "3"
+
     fields = [Field("Players", ["4 (teams)", "3"])]
-    fields += [Field(f"Team {t} {ab}", PRESET_NAMES, PRESET_NAMES[i], names=True)
-               for i, (t, ab) in enumerate([(1, "A"), (1, "B"), (2, "A"), (2, "B")])]
-    fields += option_fields(rules, settings)
+    fields += [Field(label, PRESET_NAMES, PRESET_NAMES[i], names=True, when=teams)
+               for i, label in enumerate(TEAM_SLOTS.values())]
+    fields += [Field(label, PRESET_NAMES, PRESET_NAMES[i], names=True, when=lambda v: not teams(v))
+               for i, label in enumerate(THREE_SLOTS.values())]
+    for field in option_fields(rules, settings):   # who opens password A1: teams only
+        field.when = teams
+        fields.append(field)
 
     def done(v):
-        if v["Players"] == "3":
-            names = {"G": v["Team 1 A"], "R1": v["Team 1 B"], "R2": v["Team 2 A"]}
-            game = {"players": 3, "names": names}
-        else:
-            names = {"A1": v["Team 1 A"], "B1": v["Team 1 B"], "A2": v["Team 2 A"], "B2": v["Team 2 B"]}
-            game = {"players": 4, "names": names, "first_team": int(option_values(rules, settings, v)["first_team"])}
-        return [StartGame("password", game)]
+        names = {role: v[label] for role, label in _slots(v).items()}
+        if not teams(v):
+            return [StartGame("password", {"players": 3, "names": names})]
+        return [StartGame("password", {"players": 4, "names": names,
+                                       "first_team": int(option_values(rules, settings, v)["first_team"])})]
 
     def check(v):
-        count = 3 if v["Players"] == "3" else 4
-        names = [v[f] for f in ("Team 1 A", "Team 1 B", "Team 2 A", "Team 2 B")[:count]]
-        if len(set(names)) < count:
-            return "Each player needs a different name."
-        return None
+        names = [v[label] for label in _slots(v).values()]
+        return "Each player needs a different name." if len(set(names)) < len(names) else None
 
     return FormScreen("password", "Password set-up", fields, done, check)
 
@@ -48,7 +59,7 @@ class PlayScreen(GameScreen):
         if s.players == 3:
             if s.form:
                 return ("Wrong", "Exact", "", "")
-            return ("Miss", s.names["R1"][:6], s.names["R2"][:6], "Both")
+            return ("Miss", s.names["R1"], s.names["R2"], "Both")
         if s.form:
             return ("Wrong", "Exact", "", "")
         return ("Miss", "Got it", "Form", "Chall.")
@@ -62,12 +73,15 @@ class PlayScreen(GameScreen):
             return [Refuse("Hold K1: undo, hold K2: score pad, hold K4: menu.")]
         key = press.key
         if self.view == "pad":
-            if key == "K4":
-                self.view = "dial"
+            if key != "K4":
+                return [Refuse("K4 goes back from the score pad.")]
+            self.view = "dial"
             return []
         if rules.is_over(s):
             return self.over_key(key, "pad")
         if self.view == "challenge":
+            if key == "K3":
+                return [Refuse("K1: it was one word, K2: two words, K4: cancel.")]
             self.view = "dial"
             if key in ("K1", "K2"):
                 return self.submit({"kind": "challenge", "one_word": key == "K1"}, cue="score")
@@ -99,6 +113,13 @@ class PlayScreen(GameScreen):
         return self.submit({"kind": "guessed", "who": who}, cue="score")
 
     # --- screens ----------------------------------------------------------------------
+    def header_totals(self, p) -> str:
+        """The running totals with whose they are: "T1 12 T2 8", or each receiver's."""
+        s = self.state
+        if s.players == 4:
+            return " ".join(f"T{t} {rules.team_total(s, t)}" for t in (1, 2))
+        return " ".join(f"{p.shorten(s.names[r], 30)} {rules.player_total(s, r)}" for r in ("R1", "R2"))
+
     def draw(self, p, now):
         s = self.state
         if self.view == "pad" or (rules.is_over(s) and self.view == "pad"):
@@ -106,37 +127,38 @@ class PlayScreen(GameScreen):
         if rules.is_over(s):
             return self._draw_result(p)
         lst, number = rules.word(s)
-        totals = " ".join(str(v) for v in rules.totals(s).values())
-        p.title(f"Password {lst}{number}", totals)
-        p.big(str(rules.dial(s)), y=11, size=38, x0=0, x1=58)
-        if rules.multiplier(s) == 2:
-            p.inverse((46, 13, 60, 23), "x2", 9)
+        p.title(f"Password {lst}{number}", self.header_totals(p))
+        doubled = rules.multiplier(s) == 2
+        p.big(str(rules.dial(s)), y=11, size=38, x0=0, x1=44 if doubled else 58)
+        if doubled:
+            p.inverse((45, 13, 59, 23), "x2", 9)
+        x0 = 62
         if self.view == "challenge":
             giver = s.names[rules.giver(s)]
-            p.text((62, 12), "Challenge", 10)
-            p.text((62, 24), f"{giver}'s", 9)
-            p.text((62, 34), "clue was:", 9)
+            p.left("Challenge", 11, 10, x0)
+            p.left(f"{giver}'s", 23, 9, x0)
+            p.left("clue was:", 33, 9, x0)
             return
         if s.players == 3:
-            p.text((62, 12), f"Giver {s.names['G']}", 9)
+            p.left(s.names["G"], 11, 10, x0)
+            p.left("gives", 22, 9, x0)
         else:
-            p.text((62, 12), f"{s.names[rules.giver(s)]}", 10)
-            p.text((62, 24), f"to {s.names[rules.receiver(s)]}", 9)
-        p.text((62, 34), f"clue {s.clues + 1}/{rules.CLUES_PER_PASSWORD}", 9)
+            p.left(s.names[rules.giver(s)], 11, 10, x0)
+            p.left(p.first_fit([f"\u2192 {s.names[rules.receiver(s)]}"], 9, 66), 22, 9, x0)
         if s.form:
-            p.inverse((60, 43, 127, 52), f"Form! {s.names[s.form]}?", 8)
+            p.inverse((60, 42, 127, 52), f"Form? {s.names[s.form]}", 8)
+        else:
+            p.left(f"clue {s.clues + 1}/{rules.CLUES_PER_PASSWORD}", 32, 9, x0)
 
     def _draw_pad(self, p):
         s = self.state
-        title = "  ".join(f"{v}" for v in rules.totals(s).values())
-        p.title("Score pad", title)
-        p.text((0, 11), "", 8)
+        p.title("Score pad", self.header_totals(p))
         for col in range(rules.WORDS_PER_LIST):
             p.centre(str(col + 1) + ("*" if col + 1 == rules.DOUBLE_WORD else ""), 10, 8, 36 + col * 15, 51 + col * 15)
         p.centre("Tot", 10, 8, 110, 128)
         for row, role in enumerate(s.cells):
             y = 19 + row * 8
-            p.text((0, y), s.names[role][:7], 8)
+            p.text((0, y), p.shorten(s.names[role], 34, 8), 8)
             for col, cell in enumerate(s.cells[role]):
                 p.centre("-" if cell is None else str(cell), y, 8, 36 + col * 15, 51 + col * 15)
             p.centre(str(rules.player_total(s, role)), y, 8, 110, 128)
@@ -146,7 +168,7 @@ class PlayScreen(GameScreen):
         result = self.outcome
         p.title("Password: game over")
         if result.tie:
-            p.centre("A tie!", 13, 14)
+            bottom = p.headline("A tie!", 13, 14)
         else:
-            p.centre(f"{result.winners[0]} win" + ("" if s.players == 4 else "s"), 13, 14)
-        p.centre("  ".join(f"{n} {v}" for n, v in rules.totals(s).items()), 32, 9)
+            bottom = p.headline(f"{result.winners[0]} win" + ("" if s.players == 4 else "s"), 12, 14)
+        p.centre(self.header_totals(p), max(bottom, 33), 9)

@@ -2,8 +2,8 @@
 the words, the scoreboard, and what the best possible throw would have been."""
 from __future__ import annotations
 
-from firmware.actions import (Back, Flash, Go, LeaveGame, ReadCubes, Refuse, Solve, StartGame, StopWatching, Warn,
-                               WarmUp, Watch)
+from firmware.actions import (Back, Cue, Flash, Go, LeaveGame, ReadCubes, Refuse, Solve, StartGame, StopWatching,
+                               Warn, WarmUp, Watch)
 from firmware.effects import WATCHING
 from firmware.games import perquackey as rules
 from firmware.modes.base import Screen, refused
@@ -16,26 +16,30 @@ MAX_PLAYERS = 6
 
 
 def setup(settings: dict) -> FormScreen:
-    fields = [Field("Players", ["1 (solo)", 2, 3, 4, 5, 6], 2), Field("Partners", ["off", "on"])]
-    fields += [Field(f"Player {i + 1}", PRESET_NAMES, PRESET_NAMES[i], names=True) for i in range(MAX_PLAYERS)]
-    fields += [Field("Starts", [f"Player {i + 1}" for i in range(MAX_PLAYERS)])]
-    fields += option_fields(rules, settings)
-
     def count(v):
         return 1 if v["Players"] == "1 (solo)" else v["Players"]
+
+    def several(v):
+        return count(v) > 1
+
+    fields = [Field("Players", ["1 (solo)", 2, 3, 4, 5, 6], 2), Field("Partners", ["off", "on"], when=several)]
+    fields += [Field(f"Player {i + 1}", PRESET_NAMES, PRESET_NAMES[i], names=True,
+                     when=lambda v, i=i: i < count(v)) for i in range(MAX_PLAYERS)]
+    fields += [Field("Starts", [f"Player {i + 1}" for i in range(MAX_PLAYERS)], when=several)]
+    fields += option_fields(rules, settings)
 
     def done(v):
         n = count(v)
         return [StartGame("perquackey", {
             **option_values(rules, settings, v), "names": [v[f"Player {i + 1}"] for i in range(n)],
-            "partners": v["Partners"] == "on", "first": int(v["Starts"].split()[-1]) - 1})]
+            "partners": n > 1 and v["Partners"] == "on", "first": (int(v["Starts"].split()[-1]) - 1) % n})]
 
     def check(v):
         n = count(v)
         names = [v[f"Player {i + 1}"] for i in range(n)]
         if len(set(names)) < n:
             return "Each player needs a different name."
-        if int(v["Starts"].split()[-1]) > n:
+        if n > 1 and int(v["Starts"].split()[-1]) > n:
             return f"Only {n} player(s): choose who starts among them."
         return None
 
@@ -53,12 +57,17 @@ class LetterEntry(Screen):
         self.letters, self.unsure = list(letters), list(unsure)
         self.cursor = cursor if cursor is not None else (unsure.index(True) if True in unsure else 0)
 
+    def untouched(self) -> bool:
+        return all(letter == "?" for letter in self.letters)
+
     def softkeys(self, now):
-        return ("<", "Face", ">", "Done")
+        return ("<", "Face", ">", "Back" if self.untouched() else "Done")
 
     def on_key(self, press, now):
         if press.long:
-            return [Refuse("K1/K3 move, K2 changes the letter, K4 done.")]
+            if press.key == "K4":   # leave without the letters (a read that went wrong, a change of mind)
+                return [Back()]
+            return [Refuse("K1/K3 move, K2 changes the letter, K4 done, hold K4 leaves.")]
         n = len(self.faces)
         if press.key == "K1":
             self.cursor = (self.cursor - 1) % n
@@ -70,8 +79,10 @@ class LetterEntry(Screen):
             self.letters[self.cursor] = faces[(faces.index(current) + 1) % len(faces)] if current in faces else faces[0]
             self.unsure[self.cursor] = False
         else:
+            if self.untouched():
+                return [Back()]     # nothing keyed in: nothing to keep
             if "?" in self.letters:
-                return [Refuse("Some cubes have no letter yet (shown as ?).")]
+                return [Refuse("Some cubes have no letter yet (shown as ?); hold K4 leaves without them.")]
             actions = self.play.submit({"kind": "letters", "letters": "".join(self.letters)})
             if refused(actions):
                 return actions
@@ -123,12 +134,13 @@ class PlayScreen(GameScreen):
     home_view = "turn"
     views = ("turn", "count", "result", "board")
 
-    def __init__(self, session):
-        super().__init__(session)
+    def __init__(self, session, settings: dict | None = None):
+        super().__init__(session, settings)
         self.cues = TimerCues(warn_at=30, ticks_from=10)
         self.counts: dict[int, int] = {}
         self.row = 0
         self.board_cursor = 0
+        self.board_from = "turn"      # the view the scoreboard goes back to (a count keeps its words)
         self.last_solution = None
         self.reading = False          # the worker is reading the cubes
         self.keying = False           # the letters are being keyed in (LetterEntry is open)
@@ -138,7 +150,7 @@ class PlayScreen(GameScreen):
     def on_open(self):
         # the word index and the reader's references take a second or two on a Pi:
         # built on the worker while the players set up, not when first needed
-        return [WarmUp()] + self._solve_last() + self.sync_watch()
+        return [WarmUp(self.family())] + self._solve_last() + self.sync_watch()
 
     def on_key(self, press, now):
         actions = super().on_key(press, now)
@@ -227,6 +239,9 @@ class PlayScreen(GameScreen):
     def player(self) -> int:
         return self.state.turn
 
+    def family(self) -> bool:
+        return bool(self.settings["words.family_friendly"])
+
     def vulnerable(self) -> bool:
         return self.state.vulnerable[self.player]
 
@@ -257,8 +272,8 @@ class PlayScreen(GameScreen):
     def on_game_key(self, press, now):
         s, key = self.state, press.key
         if press.long:
-            if key == "K2" and self.view in ("turn", "board"):
-                self.view = "board" if self.view != "board" else "turn"
+            if key == "K2" and self.view != "result":   # the scoreboard, and back to where it was
+                self.view, self.board_from = ("board", self.view) if self.view != "board" else (self.board_from, "turn")
                 return []
             return [Refuse("Hold K1: undo, K2: scoreboard, K4: menu.")]
         if s.finished:
@@ -268,7 +283,7 @@ class PlayScreen(GameScreen):
     def _key_turn(self, key, now):
         s = self.state
         if key == "K4":
-            self.view, self.board_cursor = "board", 0
+            self.view, self.board_cursor, self.board_from = "board", 0, "turn"
         elif s.timer is None:
             if key == "K1":
                 if self.reading:
@@ -294,7 +309,10 @@ class PlayScreen(GameScreen):
         if key == "K1":
             self.row = (self.row + 1) % len(lengths)
         elif key == "K2":
+            before = dict(self.counts)
             self.counts[n] = min(rules.WORDS_PER_GROUP, self.counts.get(n, 0) + 1)
+            if rules.groups_just_completed(before, self.counts, self.vulnerable()):
+                return [Cue("score"), Flash(f"{n}-letter words: group complete.")]
         elif key == "K3":
             self.counts[n] = max(0, self.counts.get(n, 0) - 1)
         else:
@@ -310,11 +328,12 @@ class PlayScreen(GameScreen):
         """What the last throw could have made, for the result screen (on the worker)."""
         if self.view != "result" or not self.state.history or not self.state.history[-1].letters:
             return []
-        return [Solve(self.state.history[-1].letters)]
+        return [Solve(self.state.history[-1].letters, self.family())]
 
     def _key_result(self, key, now):
-        if key == "K4":
-            self.view = "turn"
+        if key != "K4":
+            return [Refuse("K4: on to the next throw.")]
+        self.view = "turn"
         return []
 
     def _key_board(self, key, now):
@@ -326,7 +345,7 @@ class PlayScreen(GameScreen):
         elif key == "K3":
             return self.submit({"kind": "illegal", "side": self.board_cursor}, cue="error")
         else:
-            self.view = "turn"
+            self.view, self.board_from = self.board_from, "turn"
         return []
 
     # --- slow work coming back --------------------------------------------------------
@@ -368,13 +387,12 @@ class PlayScreen(GameScreen):
             return self._draw_board(p)
         if s.finished:
             p.title("Perquackey: game over")
-            p.centre(" & ".join(s.finished.winners) + (" win" if s.finished.tie else " wins"), 13, 14)
-            p.centre(s.finished.reason, 30, 8)
-            p.centre("  ".join(f"{n} {v}" for n, v in zip(s.names, s.scores))[:40], 41, 8)
+            bottom = p.headline(" & ".join(s.finished.winners) + (" win" if s.finished.tie else " wins"), 11, 12)
+            p.headline(s.finished.reason, max(bottom, 30), 8)
             return
         if self.view == "count":
-            return self._draw_count(p)
-        if self.view == "result":
+            return self._draw_count(p, now)
+        if self.view == "result" and s.history:
             return self._draw_result(p)
         name = s.names[self.player]
         p.title(f"R{s.round} {name}", f"{s.scores[self.player]}" + (" VUL" if self.vulnerable() else ""))
@@ -392,15 +410,20 @@ class PlayScreen(GameScreen):
         remaining = s.timer.remaining(now)
         if remaining <= 0:
             p.big("TIME!", y=12, size=30)
-        else:
+        elif s.timer.running:
             p.big(mmss(remaining), y=11, size=36)
-            if not s.timer.running:
-                p.centre("paused", 44, 8)
+        else:   # smaller, so that the word says why it stands still
+            p.big(mmss(remaining), y=11, size=28)
+            p.centre("paused", 41, 9)
 
-    def _draw_count(self, p):
+    def _draw_count(self, p, now):
         lengths = self.lengths()
         total = rules.throw_points(self.counts, self.vulnerable(), self.state.rules)
-        p.title("Words made", f"= {total}")
+        timer = self.state.timer
+        left = timer.remaining(now) if timer is not None else 0
+        # the words are counted while the sand runs: the time stays in view
+        p.title(f"Words  {mmss(left)}" + ("" if timer is None or timer.running else " paused") if left > 0
+                else "Words made", f"= {total}")
         for i, n in enumerate(lengths):
             x, y = (i % 4) * 32, 12 + (i // 4) * 20
             text = f"{n}:{self.counts.get(n, 0)}"
@@ -412,21 +435,30 @@ class PlayScreen(GameScreen):
     def _draw_result(self, p):
         s = self.state
         turn = s.history[-1]
-        p.title(f"{s.names[turn.player]}'s throw", f"total {s.scores[turn.player]}")
+        p.title(f"{p.shorten(s.names[turn.player], 56)}'s throw", f"total {s.scores[turn.player]}")
         verdict = f"SET {turn.change}" if turn.change < 0 else f"+{turn.points}"
         p.text((2, 11), verdict, 14)
         solution = self.last_solution
         if solution is not None:
             p.right(f"best {solution.best_score}", 13, 9)
-            p.text((2, 29), "longest: " + " ".join(w.upper() for w in solution.longest(2)), 8)
-            p.text((2, 39), f"{sum(len(ws) for ws in solution.words.values())} words possible", 8)
+            longest = [w.upper() for w in solution.longest(2)]
+            p.left(p.first_fit(["longest: " + " ".join(longest), "longest: " + " ".join(longest[:1])], 8, 124),
+                   29, 8, 2)
+            p.left(f"{sum(len(ws) for ws in solution.words.values())} words possible", 39, 8, 2)
 
     def _draw_board(self, p):
         s = self.state
         p.title("Scoreboard", f"to {s.rules['winning_score']}")
         top = min(max(0, self.board_cursor - 3), max(0, len(s.names) - 4))
-        rows = []
-        for i in range(top, min(len(s.names), top + 4)):
-            mark = (">" if i == s.turn else " ") + ("V" if s.vulnerable[i] else " ")
-            rows.append(f"{mark} {s.names[i][:9]:<9} {s.scores[i]:>5}")
-        p.lines(rows, selected=self.board_cursor - top if s.partners else None)
+        for row, i in enumerate(range(top, min(len(s.names), top + 4))):
+            y = 12 + row * 10
+            mark = (">" if i == s.turn else "") + ("V" if s.vulnerable[i] else "")
+            selected = s.partners and i == self.board_cursor
+            if selected:
+                p.box((0, y, 127, y + 9), fill=1, outline=1)
+            fill = 0 if selected else 1
+            p.text((2, y - 1), mark, 9, fill=fill)
+            name = p.shorten(s.names[i], 70, p.fit(s.names[i], 9, 70))
+            p.text((18, y - 1), name, p.fit(name, 9, 70), fill=fill)
+            score = str(s.scores[i])
+            p.text((125 - p.width(score, 9), y - 1), score, 9, fill=fill)

@@ -1,11 +1,15 @@
 """Setting up a game before it starts: a form of choices, and names entered with the keys.
 The rule options on a form come from the game's OPTIONS (the ones with a `form` label),
-their starting values from the settings."""
+their starting values from the settings; a form shows only the lines that apply to what
+is chosen so far, and starts with the names and choices of the last game of its kind."""
 from __future__ import annotations
 
+import json
+import os
 import string
 
-from firmware.actions import Back, Go, Refuse
+from firmware import paths
+from firmware.actions import Back, Go, Refuse, RememberSetup
 from firmware.modes.base import Screen
 
 PRESET_NAMES = ("Alice", "Bob", "Chris", "Dana", "Eve", "Frank", "Gina", "Hugo", "Ida", "Jake")
@@ -20,11 +24,15 @@ def shown(value) -> str:
 class Field:
     """One line of a set-up form: a label and its choices (the values themselves are kept)."""
 
-    def __init__(self, label: str, choices, value=None, names: bool = False):
+    def __init__(self, label: str, choices, value=None, names: bool = False, when=None):
         self.label = label
         self.choices = list(choices) + ([TYPE_A_NAME] if names else [])
         self.names = names
+        self.when = when        # values -> whether the line applies (None: always)
         self.index = self.choices.index(value) if value in self.choices else 0
+
+    def applies(self, values: dict) -> bool:
+        return self.when is None or bool(self.when(values))
 
     @property
     def value(self):
@@ -60,6 +68,7 @@ class FormScreen(Screen):
     def __init__(self, game: str, title: str, fields: list[Field], done, check=None):
         self.game, self.title, self.fields, self.done, self.check = game, title, fields, done, check
         self.cursor = 0
+        self.restore({"values": recall(game)})
 
     def softkeys(self, now):
         return ("Next", "Change", "Start", "Back")
@@ -67,30 +76,39 @@ class FormScreen(Screen):
     def values(self) -> dict:
         return {f.label: f.value for f in self.fields}
 
+    def shown(self) -> list[Field]:
+        """The lines that apply to what is chosen so far (3-player Password has no teams)."""
+        values = self.values()
+        return [f for f in self.fields if f.applies(values)]
+
     def on_key(self, press, now):
         if press.long:
             return [Refuse("Hold does nothing here.")]
-        field = self.fields[self.cursor]
+        shown = self.shown()
+        field = shown[min(self.cursor, len(shown) - 1)]
         if press.key == "K1":
-            self.cursor = (self.cursor + 1) % len(self.fields)
+            self.cursor = (shown.index(field) + 1) % len(shown)
         elif press.key == "K2":
             field.cycle()
+            self.cursor = self.shown().index(field)
             if field.value == TYPE_A_NAME:
                 return [Go(NameEntry(field))]
         elif press.key == "K3":
             problem = self.check(self.values()) if self.check else None
             if problem:
                 return [Refuse(problem)]
-            return self.done(self.values())
+            return [RememberSetup(self.game, self.draft()["values"])] + self.done(self.values())
         else:
             return [Back()]
         return []
 
     def draw(self, p, now):
-        p.title(self.title, f"{self.cursor + 1}/{len(self.fields)}")
-        top = min(max(0, self.cursor - 3), max(0, len(self.fields) - 4))
-        rows = [f"{f.label}: {shown(f.value)}" for f in self.fields[top:top + 4]]
-        p.lines(rows, selected=self.cursor - top)
+        fields = self.shown()
+        cursor = min(self.cursor, len(fields) - 1)
+        p.title(self.title, f"{cursor + 1}/{len(fields)}")
+        top = min(max(0, cursor - 3), max(0, len(fields) - 4))
+        rows = [f"{f.label}: {shown(f.value)}" for f in fields[top:top + 4]]
+        p.lines(rows, selected=cursor - top)
 
     def draft(self):
         values = {f.label: f.value for f in self.fields if f.value != TYPE_A_NAME}
@@ -102,8 +120,38 @@ class FormScreen(Screen):
             if label in by_label:
                 by_label[label].set(value)
         cursor = draft.get("cursor")
-        if isinstance(cursor, int) and 0 <= cursor < len(self.fields):
+        if isinstance(cursor, int) and 0 <= cursor < len(self.shown()):
             self.cursor = cursor
+
+
+# --- the last set-up of each game, for the next one ------------------------------------
+def setup_file():
+    return paths.state_dir() / "last-setup.json"
+
+
+def recall(game: str) -> dict:
+    """The names and choices the last game of this kind started with ({} if none, or if
+    the file cannot be read: a form then starts from the presets)."""
+    try:
+        remembered = json.loads(setup_file().read_text(encoding="utf-8")).get(game)
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return remembered if isinstance(remembered, dict) else {}
+
+
+def remember(game: str, values: dict) -> None:
+    """Keep a game's set-up for the next one (atomic: a power cut leaves the old file)."""
+    path = setup_file()
+    try:
+        every = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        every = {}
+    every = every if isinstance(every, dict) else {}
+    every[game] = values
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(every, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
 
 
 class NameEntry(Screen):
@@ -112,15 +160,25 @@ class NameEntry(Screen):
     def __init__(self, field: Field):
         self.field = field
         self.name, self.letter = "", 0
+        # the choice to go back to: the one "Type..." was reached from
+        self.before = (field.index - 1) % len(field.choices) if field.value == TYPE_A_NAME else field.index
 
     def softkeys(self, now):
-        return ("<", ">", "Add", "Done")
+        return ("<", ">", "Add", "Done" if self.name.strip() else "Back")
+
+    def cancel(self) -> list:
+        """Back to the form with the name chosen before, so the presets stay in reach."""
+        self.field.index = self.before
+        return [Back()]
 
     def on_key(self, press, now):
         if press.long:
             if press.key == "K1":
                 self.name = self.name[:-1]
-            return []
+                return []
+            if press.key == "K4":
+                return self.cancel()
+            return [Refuse("Hold K1 deletes a letter, hold K4 leaves without the name.")]
         if press.key == "K1":
             self.letter = (self.letter - 1) % len(NAME_LETTERS)
         elif press.key == "K2":
@@ -133,7 +191,7 @@ class NameEntry(Screen):
         else:
             name = self.name.strip()
             if not name:
-                return [Refuse("Add a letter first (K3), or hold K1 to delete.")]
+                return self.cancel()
             self.field.set(name)
             return [Back()]
         return []

@@ -27,8 +27,8 @@ class PlayScreen(GameScreen):
     home_view = "round"
     views = ("round", "summary", "standings")   # summary: after a round
 
-    def __init__(self, session):
-        super().__init__(session)
+    def __init__(self, session, settings: dict | None = None):
+        super().__init__(session, settings)
         self.cues = TimerCues(warn_at=None, ticks_from=10)
 
     def tick(self, now):
@@ -62,8 +62,9 @@ class PlayScreen(GameScreen):
                 return []
             return [Refuse("Hold K1: undo, K2: scores, K3: end the round, K4: menu.")]
         if self.view != "round":
-            if key == "K4":
-                self.view = "round"
+            if key != "K4":
+                return [Refuse(f"K4: {'next' if self.view == 'summary' else 'back'}.")]
+            self.view = "round"
             return []
         if ph == "over":
             return self.over_key(key, "standings")
@@ -103,44 +104,44 @@ class PlayScreen(GameScreen):
         if ph == "over":
             result = rules.outcome(s)
             p.title("Taboo: game over")
-            p.centre(" & ".join(result.winners) + (" win" if result.tie else " wins"), 13, 14)
-            p.centre(result.reason, 30, 9)
-            p.centre("  ".join(f"{n} {v}" for n, v in zip(s.names, s.scores)), 41, 9)
+            bottom = p.headline(" & ".join(result.winners) + (" win" if result.tie else " wins"), 11, 12)
+            p.headline(result.reason, max(bottom, 30), 8)
             return
         if ph == "tied":
             p.title("Taboo: tie after 12")
-            p.message("The leaders are level. K1: three overtime rounds, K2: share the win.")
+            p.paragraph("The leaders are level. K1: three overtime rounds, K2: share the win.", size=8)
             return
         r = s.round
         giver, guesser, referee = rules.roles(r.number)
         label = f"Round {r.number}" + (" OT" if r.number > rules.ROUNDS else f"/{rules.ROUNDS}")
         p.title(label, "Skunk" if s.skunk_rule else "")
         remaining = s.timer.remaining(now) if s.timer else s.round_s
-        p.big(mmss(remaining), y=11, size=28, x0=0, x1=62)
-        p.text((64, 11), f"Gives {s.names[giver]}", 9)
-        p.text((64, 21), f"Guess {s.names[guesser]}", 9)
-        p.text((64, 31), f"Ref   {s.names[referee]}", 9)
+        p.big(mmss(remaining), y=11, size=28, x0=0, x1=58)
+        for i, (role, short, who) in enumerate((("Gives", "G", giver), ("Guess", "?", guesser),
+                                                ("Ref", "R", referee))):
+            name = s.names[who]
+            p.left(p.first_fit([f"{role} {name}", f"{short} {name}"], 9, 66), 11 + i * 10, 9, 60)
         if ph == "ready":
             offer = rules.refusal_offer(s)
             note = f"{s.names[offer]} may refuse" if offer is not None else "K1 starts the timer"
             p.centre(note, 42, 8)
         else:
             status = "TIME!" if self._time_up(now) else ("paused" if not s.timer.running else "")
-            p.text((2, 42), f"OK {r.correct}  pass {r.passes}  buzz {r.buzzes}  {status}", 8)
+            p.left(f"OK {r.correct}  pass {r.passes}  buzz {r.buzzes}  {status}".strip(), 42, 8, 2)
 
     def _draw_summary(self, p, r):
         s = self.state
         p.title(f"Round {r.number} summary", "SKUNKED" if r.skunked else "")
-        p.text((2, 11), f"OK {r.correct}  pass {r.passes}  buzz {r.buzzes}", 9)
+        p.left(f"OK {r.correct}  pass {r.passes}  buzz {r.buzzes}", 11, 9, 2)
         for i, name in enumerate(s.names):
-            p.text((2, 22 + i * 10), name, 9)
-            p.right(f"{r.deltas[i]:+d}", 21 + i * 10, 9, 90)
-            p.right(str(s.scores[i]), 21 + i * 10, 9, 126)
+            p.left(p.shorten(name, 70), 21 + i * 10, 9, 2, 72)
+            p.right(f"{r.deltas[i]:+d}", 21 + i * 10, 9, 96, 74)
+            p.right(str(s.scores[i]), 21 + i * 10, 9, 126, 98)
 
     def _draw_standings(self, p):
         s = self.state
         p.title("Standings", f"after {len(s.history)} rounds")
         order = sorted(range(3), key=lambda i: -s.scores[i])
         for row, i in enumerate(order):
-            p.text((2, 13 + row * 12), f"{row + 1}. {s.names[i]}", 11)
-            p.right(str(s.scores[i]), 13 + row * 12, 11, 126)
+            p.left(p.shorten(f"{row + 1}. {s.names[i]}", 96), 12 + row * 13, 11, 2, 98)
+            p.right(str(s.scores[i]), 12 + row * 13, 11, 126, 100)

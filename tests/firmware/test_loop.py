@@ -5,8 +5,9 @@ import time
 import pytest
 
 from firmware import paths
-from firmware.app import App
+from firmware.app import WARN_S, App
 from firmware.harness import FakeClock
+from firmware.screen import note_seconds
 from firmware.modes.perquackey import LetterEntry
 from tests.conftest import Box
 
@@ -63,8 +64,11 @@ def test_a_warning_at_start_stays_readable(clock, state_home):
     with open(state_home / "current.jsonl", "ab") as f:
         f.write(b'{"kind": "gue')                      # the power went mid-write
     again = Box(clock)
-    assert "damaged" in again.app.notes.current(clock())
-    again.wait(3.5)
+    warning = again.app.notes.current(clock())
+    assert "damaged" in warning
+    stays = note_seconds(warning, WARN_S)                # long enough to show each of its lines
+    assert stays >= WARN_S
+    again.wait(stays - 0.5)
     assert "damaged" in again.app.notes.current(clock())
     again.wait(1.0)
     assert again.app.notes.current(clock()) == "Resumed Password"

@@ -107,13 +107,13 @@ def test_the_menu_asks_before_setting_a_game_aside():
 def test_a_form_starts_its_game_with_every_option():
     form = menu.setup_screen("taboo", {**config.defaults(), "taboo.round_s": 90})
     assert [f.label for f in form.fields][-2:] == ["Round", "Skunk rule"]
-    [start] = form.on_key(K3, NOW)
+    _remember, start = form.on_key(K3, NOW)
     assert start == StartGame("taboo", {"names": ["Alice", "Bob", "Chris"], "round_s": 90, "skunk_rule": False})
 
 
 @pytest.mark.parametrize("game", [g.NAME for g in GAMES])
 def test_every_form_starts_a_game_the_rules_accept(game):
-    [start] = menu.setup_screen(game, config.defaults()).on_key(K3, NOW)
+    _remember, start = menu.setup_screen(game, config.defaults()).on_key(K3, NOW)
     assert isinstance(start, StartGame) and start.game == game
     Session.new(game, start.settings, wall=0.0)
 
