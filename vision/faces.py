@@ -44,6 +44,7 @@ TINTED = 0.25             # saturation above which a "face" is more likely the t
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
+SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -94,7 +95,7 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
     seeds = []
     for x, y, w, h, area in stats[1:]:
         extent = max(w, h)
-        if 0.2 * side <= extent <= 1.0 * side and area >= 0.015 * side * side:
+        if 0.2 * side <= extent <= SEED_REACH * side and area >= 0.015 * side * side:
             seeds.append((int(x), int(y), int(w), int(h)))
     return seeds
 
