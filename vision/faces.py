@@ -339,7 +339,8 @@ def _learn_side(view: _View, guess: float, changed, outlines) -> tuple[float, li
     median side of the candidates found with a guess that look most like faces; then
     the candidates found with it."""
     candidates = _candidates(view, guess, changed, outlines)
-    likely = [c for c in candidates if c.likeness > _likely(candidates)]
+    threshold = _likely(candidates)
+    likely = [c for c in candidates if c.likeness > threshold]
     if not likely:
         return guess, candidates
     side = float(np.median([np.sqrt(c.area) for c in likely]))
@@ -359,7 +360,8 @@ def _guess_score(found: tuple[float, list[_Candidate]]) -> float:
     """How well a guess at the side did: the likeness of the probable faces it found,
     counted in full only for faces of the side it learned."""
     side, candidates = found
-    return sum(c.likeness * _size_fit(c.area, side) for c in candidates if c.likeness > _likely(candidates))
+    threshold = _likely(candidates)
+    return sum(c.likeness * _size_fit(c.area, side) for c in candidates if c.likeness > threshold)
 
 
 def _mostly_changed(outline: np.ndarray, changed: np.ndarray) -> bool:
