@@ -32,7 +32,7 @@ FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like 
 TRUSTED = 0.6              # a candidate this plausible is surely a top face
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
-CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge
+CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge of a face not surely a top face
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
@@ -107,7 +107,7 @@ class _Glyph:
         shadow, a paper edge or a side face must not carry a confident letter."""
         unsure_which_face = self.rival > RIVAL_SHARE * self.likeness
         return (min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
-                * (CLIPPED_DOUBT if self.clipped else 1.0))
+                * (CLIPPED_DOUBT if self.clipped and self.plausibility < TRUSTED else 1.0))
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
