@@ -45,6 +45,7 @@ BRIGHTER = 1.08           # of two joined faces, one this much brighter is the t
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
+MOST_OUTLINES = 40        # more bright outlines than three throws have cubes are the table's pattern
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -377,6 +378,8 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     changed = _changed(image, background, scale)
     outlines = [o for o in bright_outlines(small) if changed is None or _mostly_changed(o, changed)]
+    if len(outlines) > MOST_OUTLINES:
+        outlines = []             # the table's own pattern (gingham, tiles): the glyphs still find the faces
     # first guesses at the side: usual sizes, and the bright faces' if there are any
     guesses = [small.shape[1] * share for share in FIRST_SIDES]
     if outlines:
