@@ -46,6 +46,7 @@ JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
 MOST_OUTLINES = 40        # more bright outlines than three throws have cubes are the table's pattern
+NEAR = 0.15               # two sides this close (as a share) find the same faces
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -335,19 +336,29 @@ def _changed(image: np.ndarray, background: np.ndarray | None, scale: float) -> 
     return cv2.dilate(mask, _disc(WORK_WIDTH * 0.01))
 
 
-def _learn_side(view: _View, guess: float, changed, outlines) -> tuple[float, list[_Candidate]]:
+class _Searched(dict):
+    """The candidates found with each side tried in one photo: a side within NEAR of one
+    already tried would find the same faces, so its candidates are reused."""
+
+    def __call__(self, view: _View, side: float, changed, outlines) -> list[_Candidate]:
+        done = next((tried for tried in self if abs(side / tried - 1) < NEAR), None)
+        if done is None:
+            done = side
+            self[side] = _candidates(view, side, changed, outlines)
+        return self[done]
+
+
+def _learn_side(searched: _Searched, view: _View, guess: float, changed, outlines) -> tuple[float, list[_Candidate]]:
     """The side of a top face, learned from the throw (every cube is the same size): the
     median side of the candidates found with a guess that look most like faces; then
     the candidates found with it."""
-    candidates = _candidates(view, guess, changed, outlines)
+    candidates = searched(view, guess, changed, outlines)
     threshold = _likely(candidates)
     likely = [c for c in candidates if c.likeness > threshold]
     if not likely:
         return guess, candidates
     side = float(np.median([np.sqrt(c.area) for c in likely]))
-    if abs(side / guess - 1) < 0.15:
-        return side, candidates          # near enough: the search would find the same faces
-    return side, _candidates(view, side, changed, outlines)
+    return side, searched(view, side, changed, outlines)
 
 
 def _likely(candidates: list[_Candidate]) -> float:
@@ -386,7 +397,8 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
         bright = float(np.median([np.sqrt(cv2.contourArea(o)) for o in outlines]))
         guesses = [g for g in guesses if not 0.75 < bright / g < 1.33] + [bright]
     view = _View.of(small)
-    side, candidates = max((_learn_side(view, guess, changed, outlines) for guess in guesses),
+    searched = _Searched()
+    side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
                            key=_guess_score)
     search = Search(side=side / scale)
     kept: list[_Candidate] = []
