@@ -23,7 +23,7 @@ from vision.glyphs import extract_ink
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
 CONFIDENT = 0.85           # below this a reading is marked uncertain
-MAX_OCR_CALLS = 4          # Tesseract calls per photo, run side by side (a process each: about 0.1 s on a PC)
+MAX_OCR_CALLS = 2          # Tesseract calls per photo, side by side (a process each, one per core: about 0.1 s)
 OCR_TRUST = 0.6            # Tesseract is asked only about glyphs this surely on a top face
 DISPUTED = 0.8             # the most confidence a letter Tesseract changed can have
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
