@@ -16,7 +16,7 @@ import numpy as np
 from firmware.games import perquackey as pq
 from vision import ocr
 from vision.assign import assign
-from vision.classifier import LETTERS, PLAIN, letter_distances
+from vision.classifier import LETTERS, PLAIN, many_letter_distances
 from vision.faces import Rejected, search_faces
 from vision.glyphs import extract_ink
 
@@ -169,7 +169,7 @@ def _second_opinions(doubtful: list[tuple[_Glyph, int]], possible: str) -> None:
     """Ask Tesseract about the most doubtful glyphs, each held the way up its likeliest
     letter says and, if its runner-up says another, that way too (a glyph on its side
     reads as nothing), at most MAX_OCR_CALLS asks, all at once (each is a process of its
-    own, so two cores read several glyphs in little more than the time of one).  The
+    own, so two cores read two glyphs in about the time of one).  The
     letter read is brought closer in proportion to Tesseract's confidence; the first way
     up that reads anything counts."""
     asked: list[tuple[_Glyph, int]] = []
@@ -200,16 +200,16 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
 def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool) -> list[_Glyph]:
     search = search_faces(image, background)
     rejected.extend(search.rejected)
-    glyphs = []
+    inked = []
     for face in search.faces:
         ink = extract_ink(face.square)
         if ink is None:               # a square without a glyph is not a top face
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue
-        distances, turns = letter_distances(ink.mask, ink.bar_below, qu)
-        glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
-                             face.likeness, face.rival, ink.clipped))
-    return glyphs
+        inked.append((face, ink))
+    letters = many_letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu)
+    return [_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
+                   face.likeness, face.rival, ink.clipped) for (face, ink), (distances, turns) in zip(inked, letters)]
 
 
 def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:
