@@ -23,7 +23,7 @@ from vision.glyphs import extract_ink
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
 CONFIDENT = 0.85           # below this a reading is marked uncertain
-MAX_OCR_CALLS = 2          # Tesseract calls per photo, side by side (a process each, one per core: about 0.1 s)
+MAX_OCR_CALLS = 4          # Tesseract calls per photo, run side by side (a process each: about 0.1 s on a PC)
 OCR_TRUST = 0.6            # Tesseract is asked only about glyphs this surely on a top face
 DISPUTED = 0.8             # the most confidence a letter Tesseract changed can have
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
@@ -169,7 +169,7 @@ def _second_opinions(doubtful: list[tuple[_Glyph, int]], possible: str) -> None:
     """Ask Tesseract about the most doubtful glyphs, each held the way up its likeliest
     letter says and, if its runner-up says another, that way too (a glyph on its side
     reads as nothing), at most MAX_OCR_CALLS asks, all at once (each is a process of its
-    own, so two cores read two glyphs in about the time of one).  The
+    own, so two cores read several glyphs in little more than the time of one).  The
     letter read is brought closer in proportion to Tesseract's confidence; the first way
     up that reads anything counts."""
     asked: list[tuple[_Glyph, int]] = []
