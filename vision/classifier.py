@@ -84,17 +84,30 @@ def letter_distances(mask: np.ndarray, turns: int | None = None, qu: bool = Fals
     """For each of the 26 letters (and "Qu" if `qu`), the distance of this glyph to it
     (the mean of its nearest references, in the quarter turn that fits best) and that
     quarter turn.  `turns` fixes the quarter turn when an orientation bar was seen."""
+    return many_letter_distances([(mask, turns)], qu)[0]
+
+
+def many_letter_distances(glyphs: list[tuple[np.ndarray, int | None]],
+                          qu: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
+    """letter_distances for (mask, turns) of every glyph of a photo at once: one product
+    with the references for them all (a product per glyph costs as much as one for ten)."""
+    if not glyphs:
+        return []
     refs = references()
-    candidates = rotations(mask)
-    allowed = list(range(4)) if turns is None else [turns]
-    v = np.array([features(candidates[k]) for k in allowed])
+    allowed = [list(range(4)) if turns is None else [turns] for _, turns in glyphs]
+    v = np.array([features(turned[k]) for (mask, _), ks in zip(glyphs, allowed)
+                  for turned in [rotations(mask)] for k in ks])
     # squared distances to every reference in every allowed quarter turn at once
     # (references x glyph, not glyph x references transposed: ten times faster in numpy)
     d = np.sqrt(np.maximum((v * v).sum(1)[:, None] - 2 * (refs.vectors @ v.T).T + refs.norms[None, :], 0))
     classes = len(LETTERS) if qu else PLAIN
-    near = np.empty((len(allowed), classes), np.float32)
+    near = np.empty((len(v), classes), np.float32)
     for index in range(classes):
         group = d[:, refs.starts[index]:refs.starts[index + 1]]
         near[:, index] = np.partition(group, NEIGHBOURS, axis=1)[:, :NEIGHBOURS].mean(axis=1)
-    best_row = near.argmin(axis=0)
-    return near.min(axis=0), np.array(allowed)[best_row]
+    results, row = [], 0
+    for ks in allowed:
+        rows = near[row:row + len(ks)]
+        row += len(ks)
+        results.append((rows.min(axis=0), np.array(ks)[rows.argmin(axis=0)]))
+    return results

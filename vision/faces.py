@@ -44,6 +44,9 @@ TINTED = 0.25             # saturation above which a "face" is more likely the t
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
+SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
+MOST_OUTLINES = 40        # more bright outlines than three throws have cubes are the table's pattern
+NEAR = 0.15               # two sides this close (as a share) find the same faces
 CHANGED = 30              # grey levels that count as a change from the empty table
 
 
@@ -94,7 +97,7 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
     seeds = []
     for x, y, w, h, area in stats[1:]:
         extent = max(w, h)
-        if 0.2 * side <= extent <= 1.0 * side and area >= 0.015 * side * side:
+        if 0.2 * side <= extent <= SEED_REACH * side and area >= 0.015 * side * side:
             seeds.append((int(x), int(y), int(w), int(h)))
     return seeds
 
@@ -251,6 +254,7 @@ class _Candidate:
 class _View:
     """The working copy of the photo, and what is worked out from it once."""
     small: np.ndarray
+    balanced: np.ndarray      # `small` with the light's own colour taken out, to judge tint by
     gray: np.ndarray
     blurred: np.ndarray
     axes: AxisField
@@ -259,13 +263,21 @@ class _View:
     def of(cls, small: np.ndarray) -> "_View":
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         blurred = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
-        return cls(small, gray, blurred, AxisField(blurred))
+        return cls(small, _light_removed(small), gray, blurred, AxisField(blurred))
+
+
+def _light_removed(small: np.ndarray) -> np.ndarray:
+    """The photo as if under white light: each channel over its brightest pixels'.  Warm
+    or tinted light makes every white cube look cream or orange; only a tint beyond the
+    light's own says a candidate is the table (wood, felt, cloth)."""
+    light = np.percentile(small[::4, ::4].reshape(-1, 3), 99.5, axis=0).astype(np.float32) + 1
+    return np.clip(small.astype(np.float32) * (light.max() / light), 0, 255)
 
 
 def _candidates(view: _View, side: float, changed: np.ndarray | None,
                 outlines: list[np.ndarray]) -> list[_Candidate]:
     """A candidate round every glyph seed, and one for every outline found another way."""
-    small, gray, blurred, axes = view.small, view.gray, view.blurred, view.axes
+    balanced, gray, blurred, axes = view.balanced, view.gray, view.blurred, view.axes
     clean = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, _disc(side * 0.25)).astype(np.float32)
     found = []
     for x, y, w, h in glyph_seeds(gray, side, changed):
@@ -273,7 +285,7 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         ground = _Ground(blurred, clean, (x - 0.15 * w, y - 0.15 * h, x + 1.15 * w, y + 1.15 * h))
         angle = axes.angle(centre[0], centre[1], side * 0.6)
         corners, reach, sharpness = face_outline(ground, centre, angle, side)
-        evenness, contrast, tint, level = _inside(small, gray, clean, corners)
+        evenness, contrast, tint, level = _inside(balanced, gray, clean, corners)
         found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
                                 tint, level))
     for corners in outlines:
@@ -281,7 +293,7 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         middle = 0.35 * min(w, h)
         ground = _Ground(blurred, clean, (x - middle, y - middle, x + middle, y + middle))
         _, _, sharpness = face_outline(ground, np.array([x, y], np.float32), np.radians(angle), side)
-        evenness, contrast, tint, level = _inside(small, gray, clean, corners)
+        evenness, contrast, tint, level = _inside(balanced, gray, clean, corners)
         fill = cv2.contourArea(corners.astype(np.float32)) / max(1.0, w * h)
         found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level,
                                 min(1.0, fill)))
@@ -324,18 +336,44 @@ def _changed(image: np.ndarray, background: np.ndarray | None, scale: float) -> 
     return cv2.dilate(mask, _disc(WORK_WIDTH * 0.01))
 
 
-def _learn_side(view: _View, guess: float, changed, outlines) -> tuple[float, list[_Candidate]]:
+class _Searched(dict):
+    """The candidates found with each side tried in one photo: a side within NEAR of one
+    already tried would find the same faces, so its candidates are reused."""
+
+    def __call__(self, view: _View, side: float, changed, outlines) -> list[_Candidate]:
+        done = next((tried for tried in self if abs(side / tried - 1) < NEAR), None)
+        if done is None:
+            done = side
+            self[side] = _candidates(view, side, changed, outlines)
+        return self[done]
+
+
+def _learn_side(searched: _Searched, view: _View, guess: float, changed, outlines) -> tuple[float, list[_Candidate]]:
     """The side of a top face, learned from the throw (every cube is the same size): the
     median side of the candidates found with a guess that look most like faces; then
     the candidates found with it."""
-    candidates = _candidates(view, guess, changed, outlines)
-    likely = [c for c in candidates if c.likeness > 0.4]
+    candidates = searched(view, guess, changed, outlines)
+    threshold = _likely(candidates)
+    likely = [c for c in candidates if c.likeness > threshold]
     if not likely:
         return guess, candidates
     side = float(np.median([np.sqrt(c.area) for c in likely]))
-    if abs(side / guess - 1) < 0.15:
-        return side, candidates          # near enough: the search would find the same faces
-    return side, _candidates(view, side, changed, outlines)
+    return side, searched(view, side, changed, outlines)
+
+
+def _likely(candidates: list[_Candidate]) -> float:
+    """The likeness above which a candidate counts as a probable face: 0.4, or half the
+    best one's in a photo where every face looks worse (shade bands, glare, dim light)."""
+    best = max((c.likeness for c in candidates), default=0.0)
+    return min(0.4, max(0.5 * best, 0.03))
+
+
+def _guess_score(found: tuple[float, list[_Candidate]]) -> float:
+    """How well a guess at the side did: the likeness of the probable faces it found,
+    counted in full only for faces of the side it learned."""
+    side, candidates = found
+    threshold = _likely(candidates)
+    return sum(c.likeness * _size_fit(c.area, side) for c in candidates if c.likeness > threshold)
 
 
 def _mostly_changed(outline: np.ndarray, changed: np.ndarray) -> bool:
@@ -351,14 +389,17 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     changed = _changed(image, background, scale)
     outlines = [o for o in bright_outlines(small) if changed is None or _mostly_changed(o, changed)]
+    if len(outlines) > MOST_OUTLINES:
+        outlines = []             # the table's own pattern (gingham, tiles): the glyphs still find the faces
     # first guesses at the side: usual sizes, and the bright faces' if there are any
     guesses = [small.shape[1] * share for share in FIRST_SIDES]
     if outlines:
         bright = float(np.median([np.sqrt(cv2.contourArea(o)) for o in outlines]))
         guesses = [g for g in guesses if not 0.75 < bright / g < 1.33] + [bright]
     view = _View.of(small)
-    side, candidates = max((_learn_side(view, guess, changed, outlines) for guess in guesses),
-                           key=lambda found: sum(c.likeness for c in found[1] if c.likeness > 0.3))
+    searched = _Searched()
+    side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
+                           key=_guess_score)
     search = Search(side=side / scale)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}

@@ -16,7 +16,7 @@ import numpy as np
 from firmware.games import perquackey as pq
 from vision import ocr
 from vision.assign import assign
-from vision.classifier import LETTERS, PLAIN, letter_distances
+from vision.classifier import LETTERS, PLAIN, many_letter_distances
 from vision.faces import Rejected, search_faces
 from vision.glyphs import extract_ink
 
@@ -32,7 +32,7 @@ FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like 
 TRUSTED = 0.6              # a candidate this plausible is surely a top face
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
-CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge
+CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge of a face not surely a top face
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
@@ -107,7 +107,7 @@ class _Glyph:
         shadow, a paper edge or a side face must not carry a confident letter."""
         unsure_which_face = self.rival > RIVAL_SHARE * self.likeness
         return (min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
-                * (CLIPPED_DOUBT if self.clipped else 1.0))
+                * (CLIPPED_DOUBT if self.clipped and self.plausibility < TRUSTED else 1.0))
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
@@ -200,16 +200,16 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
 def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool) -> list[_Glyph]:
     search = search_faces(image, background)
     rejected.extend(search.rejected)
-    glyphs = []
+    inked = []
     for face in search.faces:
         ink = extract_ink(face.square)
         if ink is None:               # a square without a glyph is not a top face
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue
-        distances, turns = letter_distances(ink.mask, ink.bar_below, qu)
-        glyphs.append(_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
-                             face.likeness, face.rival, ink.clipped))
-    return glyphs
+        inked.append((face, ink))
+    letters = many_letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu)
+    return [_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
+                   face.likeness, face.rival, ink.clipped) for (face, ink), (distances, turns) in zip(inked, letters)]
 
 
 def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:

@@ -81,6 +81,20 @@ def test_red_and_black_ink_under_warm_and_cool_light(warm):
     assert not read_image(single_face("B", red=False, warm=warm), "any").cubes[0].red
 
 
+def test_the_glyphs_of_a_photo_compared_at_once_as_each_alone():
+    from vision.classifier import LETTERS, letter_distances, many_letter_distances
+    from vision.render import SHIPPED_FONTS, glyph_tile
+    masks = [(np.rot90(np.array(glyph_tile(letter, SHIPPED_FONTS[0], 80)), turn).copy(), bar)
+             for letter, turn, bar in (("K", 1, None), ("M", 0, 0), ("E", 3, None))]
+    together = many_letter_distances(masks)
+    for (mask, bar), (distances, turns), letter in zip(masks, together, "KME"):
+        alone_distances, alone_turns = letter_distances(mask, bar)
+        assert np.allclose(distances, alone_distances, atol=1e-5)
+        assert (turns == alone_turns).all()
+        assert LETTERS[int(np.argmin(distances))] == letter
+    assert many_letter_distances([]) == []
+
+
 def test_an_empty_table_and_a_wrong_count_get_plain_messages():
     empty = np.full((600, 800, 3), 120, np.uint8)
     assert read_image(empty).cubes == []

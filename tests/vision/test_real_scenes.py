@@ -74,6 +74,17 @@ def test_cream_cubes_darker_than_a_white_table_are_read_and_side_letters_left_ou
     assert letters_at(reading, cubes) == [c["letter"] for c in cubes]
 
 
+def test_white_cubes_under_warm_lamp_light_on_a_wooden_table_are_faces():
+    # an orange lamp makes white plastic look as tinted as wood: only a tint beyond the
+    # light's own says a candidate is the table
+    lamp = np.array([0.45, 0.75, 1.0], np.float32)                  # BGR: much less blue, less green
+    cubes = [dict(c, body=(236, 240, 242)) for c in SPREAD]
+    image = np.clip(scene((70, 120, 170), cubes).astype(np.float32) * lamp, 0, 255).astype(np.uint8)
+    reading = read_image(image, "any", use_ocr=False)
+    assert letters_at(reading, cubes) == [c["letter"] for c in cubes]
+    assert all(c.confidence > 0.5 for c in reading.cubes)
+
+
 def test_a_cube_at_45_degrees_is_straightened_by_its_own_edges():
     cubes = [dict(cx=300, cy=300, letter="H", angle=45.0), dict(cx=650, cy=330, letter="T", angle=45.0 + 180)]
     reading = read_image(scene((60, 90, 130), cubes), "any", use_ocr=False)
