@@ -25,7 +25,7 @@ def setup(settings: dict) -> FormScreen:
     fields = [Field("Players", ["1 (solo)", 2, 3, 4, 5, 6], 2), Field("Partners", ["off", "on"], when=several)]
     fields += [Field(f"Player {i + 1}", PRESET_NAMES, PRESET_NAMES[i], names=True,
                      when=lambda v, i=i: i < count(v)) for i in range(MAX_PLAYERS)]
-    fields += [Field("Starts", [f"Player {i + 1}" for i in range(MAX_PLAYERS)], when=several)]
+    fields += [Field("Starts", [f"Player {i + 1}" for i in range(MAX_PLAYERS)], when=several, upto=count)]
     fields += option_fields(rules, settings)
 
     def done(v):
@@ -39,8 +39,6 @@ def setup(settings: dict) -> FormScreen:
         names = [v[f"Player {i + 1}"] for i in range(n)]
         if len(set(names)) < n:
             return "Each player needs a different name."
-        if n > 1 and int(v["Starts"].split()[-1]) > n:
-            return f"Only {n} player(s): choose who starts among them."
         return None
 
     return FormScreen("perquackey", "Perquackey set-up", fields, done, check)

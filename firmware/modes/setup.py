@@ -24,8 +24,9 @@ def shown(value) -> str:
 class Field:
     """One line of a set-up form: a label and its choices (the values themselves are kept)."""
 
-    def __init__(self, label: str, choices, value=None, names: bool = False, when=None):
+    def __init__(self, label: str, choices, value=None, names: bool = False, when=None, upto=None):
         self.label = label
+        self.upto = upto        # values -> how many of the first choices apply (None: all)
         self.choices = list(choices) + ([TYPE_A_NAME] if names else [])
         self.names = names
         self.when = when        # values -> whether the line applies (None: always)
@@ -38,8 +39,17 @@ class Field:
     def value(self):
         return self.choices[self.index]
 
-    def cycle(self) -> None:
-        self.index = (self.index + 1) % len(self.choices)
+    def cycle(self, values: dict) -> None:
+        self.index = (self.index + 1) % self.offered(values)
+
+    def offered(self, values: dict) -> int:
+        return len(self.choices) if self.upto is None else max(1, min(len(self.choices), self.upto(values)))
+
+    def settle(self, values: dict) -> None:
+        """A choice that no longer applies (who starts, after fewer players were chosen)
+        goes back to the first."""
+        if self.index >= self.offered(values):
+            self.index = 0
 
     def set(self, value) -> None:
         """A value kept in a draft: a typed name comes back as a choice of its own."""
@@ -89,7 +99,9 @@ class FormScreen(Screen):
         if press.key == "K1":
             self.cursor = (shown.index(field) + 1) % len(shown)
         elif press.key == "K2":
-            field.cycle()
+            field.cycle(self.values())
+            for other in self.fields:
+                other.settle(self.values())
             self.cursor = self.shown().index(field)
             if field.value == TYPE_A_NAME:
                 return [Go(NameEntry(field))]
@@ -119,6 +131,8 @@ class FormScreen(Screen):
         for label, value in dict(draft.get("values") or {}).items():
             if label in by_label:
                 by_label[label].set(value)
+        for field in self.fields:
+            field.settle(self.values())
         cursor = draft.get("cursor")
         if isinstance(cursor, int) and 0 <= cursor < len(self.shown()):
             self.cursor = cursor

@@ -37,6 +37,28 @@ def test_perquackey_lists_as_many_names_as_players():
     assert "Partners" not in labels(form) and "Starts" not in labels(form) and "Player 2" not in labels(form)
 
 
+def test_perquackey_offers_only_the_players_chosen_to_start():
+    form = menu.setup_screen("perquackey", config.defaults())      # 2 players
+    starts = next(f for f in form.fields if f.label == "Starts")
+    form.cursor = labels(form).index("Starts")
+    seen = set()
+    for _ in range(4):
+        form.on_key(K2, NOW)
+        seen.add(starts.value)
+    assert seen == {"Player 1", "Player 2"}
+    form.cursor = 0
+    for _ in range(2):
+        form.on_key(K2, NOW)                                       # 4 players
+    form.cursor = labels(form).index("Starts")
+    for _ in range(3):
+        form.on_key(K2, NOW)
+    assert starts.value == "Player 4"
+    form.cursor = 0
+    for _ in range(4):
+        form.on_key(K2, NOW)                                       # round to 2 players again
+    assert form.fields[0].value == 2 and starts.value == "Player 1"
+
+
 def test_the_name_entry_goes_back_to_the_presets():
     form = menu.setup_screen("taboo", config.defaults())
     field = form.shown()[0]
