@@ -12,10 +12,12 @@ from pathlib import Path
 from firmware import __version__, config, paths
 
 
-def _settings(args) -> tuple[dict, Path]:
+def _settings(args, quiet: bool = False) -> tuple[dict, Path]:
+    """The settings, with each problem in the file on stderr (`quiet`: the box shows and
+    logs them itself, once)."""
     path = Path(args.config) if getattr(args, "config", None) else paths.config_path()
     values, problems = config.load(path)
-    for problem in problems:
+    for problem in [] if quiet else problems:
         print(f"tablemate: {problem}", file=sys.stderr)
     return values, path
 
@@ -24,7 +26,7 @@ def cmd_run(args) -> int:
     from device import hardware as hw
     from firmware.app import App
     signal.signal(signal.SIGTERM, _stop)  # `systemctl stop` ends the box as Ctrl-C does: panel off, pins closed
-    settings, path = _settings(args)
+    settings, path = _settings(args, quiet=True)
     if args.display == "pygame":
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     app = App(settings, config_file=path)
