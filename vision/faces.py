@@ -42,6 +42,7 @@ FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is 
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
+ALIKE = 0.5               # ... lit alike, the one nearer the learned size, if at least this share as face-like
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
@@ -414,7 +415,14 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
             joined = next((k for k in kept if _joined(c, k)), None)
             if joined is not None:
                 # the light comes from above: of a cube's faces, the top one is the brightest
-                top, side_face = (c, joined) if c.level > joined.level * BRIGHTER else (joined, c)
+                # lit alike: the side face is the foreshortened one (an outline across the
+                # gap between two touching cubes is smaller than either top face)
+                if c.level > joined.level * BRIGHTER or (joined.level <= c.level * BRIGHTER
+                                                         and c.likeness > ALIKE * joined.likeness
+                                                         and _size_fit(c.area, side) > _size_fit(joined.area, side)):
+                    top, side_face = c, joined
+                else:
+                    top, side_face = joined, c
                 if top is c:
                     kept = [c if k is joined else k for k in kept]
                 rival[id(top)] = max(rival.get(id(top), 0.0), side_face.likeness)

@@ -31,6 +31,17 @@ def test_generated_throws_are_read_right(seed):
     assert sum(got.letter == truth.letter for truth, got in match(reading, throw)) >= len(throw.cubes) - 1
 
 
+def test_two_touching_faces_lit_alike_are_both_read():
+    # an outline across the gap between two touching faces (H and P) was kept first, and
+    # both faces were dropped as its side faces
+    throw = make_throw(5396)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    assert len(reading.cubes) == len(throw.cubes)
+    for truth, got in match(reading, throw):
+        assert got.letter == truth.letter, (truth, got)
+        assert np.hypot(got.x - truth.x, got.y - truth.y) < 15
+
+
 def test_the_later_red_set():
     throw = make_throw(77, vulnerable=True, red_set="later")
     reading = read_image(throw.image, "later")
