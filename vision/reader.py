@@ -53,8 +53,10 @@ class CubeReading:
     turns: int = 0                          # quarter turns that make the glyph upright
 
     def as_json(self) -> dict:
-        return {"letter": self.letter, "red": self.red, "x": round(self.x, 1), "y": round(self.y, 1),
-                "confidence": round(self.confidence, 3), "uncertain": self.uncertain}
+        # plain floats and bools: numpy's float32 and bool_ are not JSON
+        return {"letter": self.letter, "red": bool(self.red), "x": round(float(self.x), 1),
+                "y": round(float(self.y), 1), "confidence": round(float(self.confidence), 3),
+                "uncertain": bool(self.uncertain)}
 
 
 @dataclass

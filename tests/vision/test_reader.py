@@ -10,6 +10,7 @@ import pytest
 
 from vision.reader import CubeCountError, read_image, read_throw
 from vision.synth import make_throw
+from vision.synth3d import make_throw_3d
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,18 +119,21 @@ def test_an_empty_table_and_a_wrong_count_get_plain_messages():
 
 def test_read_command_json_and_bad_files(tmp_path):
     throw = make_throw(9)
-    good = tmp_path / "throw.jpg"
+    good, rendered = tmp_path / "throw.jpg", tmp_path / "rendered.jpg"
     cv2.imwrite(str(good), throw.image)
+    # a 3-D render: its readings carry numpy numbers (float32 confidences) that must still be JSON
+    cv2.imwrite(str(rendered), make_throw_3d(24, hard=False).image)
     (tmp_path / "text.jpg").write_text("not a picture")
     result = subprocess.run([sys.executable, "-m", "firmware", "read", str(good), str(tmp_path / "gone.png"),
-                             str(tmp_path / "text.jpg"), "--json", "--debug", str(tmp_path / "debug")],
-                            capture_output=True, text=True, cwd=ROOT)
+                             str(tmp_path / "text.jpg"), str(rendered), "--json", "--debug",
+                             str(tmp_path / "debug")], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 1
     lines = result.stdout.strip().splitlines()
-    assert len(lines) == 1
+    assert len(lines) == 2
     data = json.loads(lines[0])
     assert data["image"] == str(good) and len(data["cubes"]) == len(throw.cubes) and data["ms"] > 0
     assert set(data["cubes"][0]) == {"letter", "red", "x", "y", "confidence", "uncertain"}
+    assert json.loads(lines[1])["image"] == str(rendered) and json.loads(lines[1])["cubes"]
     assert "gone.png: no such file" in result.stderr and "text.jpg: not an image" in result.stderr
     assert (tmp_path / "debug" / "throw-faces.jpg").exists() and (tmp_path / "debug" / "throw-glyphs.png").exists()
 
