@@ -19,7 +19,13 @@ rounded edge), and every cube in a throw is the same size.  So:
    is learned from the throw and the search run again with it;
 4. candidates on the same face are one; a face against a top face closer than a whole
    face, and lit or sized differently, is that cube's side face, so a side face's letter
-   never becomes a cube of its own.
+   never becomes a cube of its own.  Which of the two is the top face: the much more
+   face-like one; else the one further from the point under the camera (worked out from
+   how the faces' size changes across the photo: a side face lies towards it); else the
+   brighter.  Where these signs disagree, the reading is left in doubt.
+5. a glyph whose traced border makes no face (a shadow across it, a touching cube, white
+   on white) also gets a face of the throw's own size round it: the glyph is in a face's
+   middle.
 
 An optional frame of the empty table (the camera fixed on the box) restricts the seeds
 to what changed, which removes table texture (gingham, wood grain, paper edges)."""
@@ -49,6 +55,12 @@ SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide l
 MOST_OUTLINES = 40        # more bright outlines than three throws have cubes are the table's pattern
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 CHANGED = 30              # grey levels that count as a change from the empty table
+GUESSED = 0.8             # a face guessed round a glyph counts as this square (less than one traced)
+MIN_FOR_PERSPECTIVE = 5   # probable faces needed to work out where the camera is
+FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's width (Pi camera 0.83, phones 0.7-0.9)
+LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
+CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
+OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
 
 
 @dataclass
@@ -287,8 +299,15 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         angle = axes.angle(centre[0], centre[1], side * 0.6)
         corners, reach, sharpness = face_outline(ground, centre, angle, side)
         evenness, contrast, tint, level = _inside(balanced, gray, clean, corners)
-        found.append(_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
-                                tint, level))
+        traced = _Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
+                            tint, level)
+        found.append(traced)
+        if _refusal(traced, side) is not None:
+            # the border was lost (a shadow across it, a touching cube, the rounded edge):
+            # a face of the throw's own size round the glyph, which is in a face's middle
+            square = _corners(centre, angle, [side / 2] * 4)
+            evenness, contrast, tint, level = _inside(balanced, gray, clean, square)
+            found.append(_Candidate(square, side, side, evenness, contrast, sharpness, tint, level, GUESSED))
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
         middle = 0.35 * min(w, h)
@@ -402,6 +421,9 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
                            key=_guess_score)
     search = Search(side=side / scale)
+    threshold = _likely(candidates)
+    perspective = _Perspective.fit([c for c in candidates if c.likeness > threshold
+                                    and _size_fit(c.area, side) > 0.7], small.shape)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
     # the most face-like first, and of those the nearest the learned size (an outline
@@ -414,20 +436,13 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
         if reason is None:
             joined = next((k for k in kept if _joined(c, k)), None)
             if joined is not None:
-                # the light comes from above: of a cube's faces, the top one is the brightest
-                # lit alike: the side face is the foreshortened one (an outline across the
-                # gap between two touching cubes is smaller than either top face)
-                if c.level > joined.level * BRIGHTER or (joined.level <= c.level * BRIGHTER
-                                                         and c.likeness > ALIKE * joined.likeness
-                                                         and _size_fit(c.area, side) > _size_fit(joined.area, side)):
-                    top, side_face = c, joined
-                else:
-                    top, side_face = joined, c
+                top, side_face, disputed = _top_of(c, joined, side, perspective)
                 if top is c:
                     kept = [c if k is joined else k for k in kept]
-                rival[id(top)] = max(rival.get(id(top), 0.0), side_face.likeness)
+                # where the signs disagreed, the reading must not come out sure either way
+                rival[id(top)] = max(rival.get(id(top), 0.0), top.likeness if disputed else side_face.likeness)
                 search.rejected.append(Rejected(order_corners(side_face.corners / scale),
-                                                "joined to a brighter or more face-like face: a side face"))
+                                                "a side face of the cube beside it (less face-like, nearer the camera's foot or darker)"))
                 continue
         if reason:
             search.rejected.append(Rejected(order_corners(c.corners / scale), reason))
@@ -440,9 +455,92 @@ def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Sea
     return search
 
 
+@dataclass
+class _Perspective:
+    """Where the table's vertical lines meet in the photo (the point under the camera),
+    worked out from how the top faces' size changes across it: on a plane seen through a
+    pinhole, a small square's apparent side is an affine function of its place in the
+    photo, s = a + b x + c y, and the point below the camera lies at f^2 (b, c) / a from
+    the photo's centre (f the focal length in pixels).  A side face lies between its top
+    face and the cube's foot, i.e. on the side of the top face towards that point, and as
+    far from it as the view is steep: this tells a side face from a top face whatever the
+    light, and even where the top face is the more foreshortened of the two."""
+    size: np.ndarray             # a, b, c
+    centre: np.ndarray
+    focal: float
+    below: np.ndarray            # the point under the camera, working-image pixels
+
+    @classmethod
+    def fit(cls, candidates: list["_Candidate"], shape: tuple[int, ...]) -> "_Perspective | None":
+        if len(candidates) < MIN_FOR_PERSPECTIVE:
+            return None
+        centre = np.array([shape[1] / 2, shape[0] / 2])
+        points = np.array([c.corners.mean(axis=0) for c in candidates]) - centre
+        sides = np.sqrt([c.area for c in candidates])
+        design = np.column_stack([np.ones(len(points)), points])
+        keep = np.ones(len(points), bool)
+        for _ in range(2):              # once more without the faces the first fit explains worst
+            (a, b, c), *_ = np.linalg.lstsq(design[keep], sides[keep], rcond=None)
+            misfit = np.abs(design @ (a, b, c) - sides)
+            keep = misfit <= max(2.5 * np.median(misfit[keep]), 0.04 * np.median(sides))
+            if keep.sum() < MIN_FOR_PERSPECTIVE:
+                return None
+        focal = FOCAL_SHARE * shape[1]
+        if a <= 0 or focal * np.hypot(b, c) / a < np.tan(np.radians(LEAST_TILT_DEG)):
+            return None         # seen (nearly) straight down: the sizes' own scatter would decide
+        return cls(np.array([a, b, c]), centre, focal, centre + focal * focal * np.array([b, c]) / a)
+
+    def side_face_offset(self, point: np.ndarray) -> float:
+        """How far a side face's middle lies from its top face's middle at `point`: half
+        a top face, and half the side face, which the view's steepness stretches (tan of
+        the angle between the line of sight and the vertical)."""
+        x, y = point - self.centre
+        side = float(self.size @ (1.0, x, y))
+        up = np.array([self.size[1] * self.focal, self.size[2] * self.focal, self.size[0]])
+        sight = np.array([x, y, self.focal])
+        cosine = abs(sight @ up) / (np.linalg.norm(sight) * np.linalg.norm(up))
+        return side * (1 + np.sqrt(max(0.0, 1 - cosine * cosine)) / max(cosine, 0.2)) / 2
+
+    def side_of(self, c: "_Candidate", k: "_Candidate") -> "_Candidate | None":
+        """Which of two joined candidates is the other's side face, if their places say
+        so: one lies from the other towards the camera's foot, as far as a side face
+        would; None where they do not (a neighbour's side face beside a top face, a pair
+        lying across the direction, or the foot between them)."""
+        a, b = k.corners.mean(axis=0), c.corners.mean(axis=0)
+        offset, down = b - a, self.below - (a + b) / 2
+        apart = float(np.linalg.norm(offset))
+        if np.linalg.norm(down) < apart:
+            return None
+        cosine = float(offset @ down / (apart * np.linalg.norm(down) + 1e-9))
+        if abs(cosine) < CLEAR_DIRECTION or abs(apart / self.side_face_offset((a + b) / 2) - 1) > OFFSET_SLACK:
+            return None
+        return c if cosine > 0 else k
+
+
 def _size_fit(area: float, side: float) -> float:
     """1 for a face of the learned size, less for larger or smaller."""
     return float(np.sqrt(min(area, side * side) / max(area, side * side)))
+
+
+def _top_of(c: _Candidate, k: _Candidate, side: float,
+            perspective: _Perspective | None) -> tuple[_Candidate, _Candidate, bool]:
+    """Of two joined faces, (the top face, the other, whether the signs disagreed).  Each
+    sign that is clear votes, the surest first: a face much more face-like than the
+    other is the top one (the other is often a neighbour's side face, whose place would
+    mislead); a side face lies towards the camera's foot; the light comes from above, so
+    the top face is the brighter.  The first clear sign decides; with no sign, the one
+    nearer the learned size (an outline across the gap between two touching cubes is
+    smaller than either top face)."""
+    votes = []
+    if min(c.likeness, k.likeness) < ALIKE * max(c.likeness, k.likeness):
+        votes.append(c if c.likeness > k.likeness else k)
+    side_face = perspective.side_of(c, k) if perspective else None
+    if side_face is not None:
+        votes.append(k if side_face is c else c)
+    if max(c.level, k.level) > BRIGHTER * min(c.level, k.level):
+        votes.append(c if c.level > k.level else k)
+    top = votes[0] if votes else (c if _size_fit(c.area, side) > _size_fit(k.area, side) else k)
+    return top, (k if top is c else c), any(v is not top for v in votes)
 
 
 def _joined(c: _Candidate, k: _Candidate) -> bool:

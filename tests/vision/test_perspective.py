@@ -1,0 +1,69 @@
+"""Where the camera stands, worked out from the top faces' sizes alone, and what it tells
+of which of two joined faces is the top one."""
+import numpy as np
+import pytest
+
+from vision import faces
+from vision.synth3d import make_scene, make_throw_3d
+
+
+def _foot(seed: int):
+    """The true and the fitted point under the camera, in working pixels, and the tilt."""
+    scene = make_scene(seed, hard=False)
+    throw = make_throw_3d(seed, hard=False)
+    fitted = []
+    real_fit = faces._Perspective.fit.__func__
+
+    def spy(cls, candidates, shape):
+        fitted.append(real_fit(cls, candidates, shape))
+        return fitted[-1]
+    try:
+        faces._Perspective.fit = classmethod(spy)
+        faces.search_faces(throw.image)
+    finally:
+        faces._Perspective.fit = classmethod(real_fit)
+    camera = scene.camera
+    scale = faces.WORK_WIDTH / throw.image.shape[1]
+    truth = camera.project(np.array([[camera.position[0], camera.position[1], 0.0]]))[0] * scale
+    return truth, fitted[-1], camera.tilt_deg, np.array([faces.WORK_WIDTH / 2, throw.image.shape[0] * scale / 2])
+
+
+@pytest.mark.parametrize("seed", [3, 9])
+def test_the_point_under_a_tilted_camera_is_found_from_the_faces_sizes(seed):
+    truth, fitted, tilt, centre = _foot(seed)
+    assert tilt > 15 and fitted is not None
+    # the direction from the photo's centre is what tells a side face from a top face
+    want, got = truth - centre, fitted.below - centre
+    assert want @ got / (np.linalg.norm(want) * np.linalg.norm(got)) > 0.95
+    assert 0.6 < np.linalg.norm(got) / np.linalg.norm(want) < 1.6
+
+
+def test_a_camera_looking_straight_down_claims_no_direction():
+    truth, fitted, tilt, _ = _foot(0)
+    assert tilt < 5 and fitted is None
+
+
+def _face(x, y, side=40.0, level=180.0, evenness=0.01):
+    """A square candidate; an uneven one (a shadow, a neighbour's side face) is less face-like."""
+    h = side / 2
+    corners = np.float32([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
+    return faces._Candidate(corners, side, side, evenness, 0.8, 0.1, 0.0, level)
+
+
+def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagreement_is_kept():
+    # a camera whose foot lies far below the photo: side faces lie below their top faces
+    view = faces._Perspective(np.array([40.0, 0.0, 0.02]), np.array([512.0, 384.0]), 820.0,
+                              np.array([512.0, 384.0 + 820.0 ** 2 * 0.02 / 40.0]))
+    top, below = _face(500, 300), _face(500, 300 + view.side_face_offset(np.array([500.0, 320.0])))
+    assert faces._top_of(below, top, 40.0, view)[:2] == (top, below)
+    assert faces._top_of(top, below, 40.0, view)[:2] == (top, below)
+    assert faces._top_of(top, below, 40.0, None)[2] is False            # lit alike, no sign: no dispute
+    # the lower face much brighter (a lamp low on that side): the place decides, but the
+    # light disagrees, so the reading is left in doubt
+    lit = _face(500, 300 + view.side_face_offset(np.array([500.0, 320.0])), level=230.0)
+    chosen, other, disputed = faces._top_of(top, lit, 40.0, view)
+    assert chosen is top and disputed
+    # without the camera's place, the light decides
+    assert faces._top_of(top, lit, 40.0, None)[:2] == (lit, top)
+    # a face far more face-like than the other wins over both
+    assert faces._top_of(_face(500, 300, evenness=0.12), lit, 40.0, view)[0] is lit
