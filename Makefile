@@ -15,7 +15,7 @@ ifeq ($(IS_PI),yes)
 PYTHON   ?= /usr/bin/python3
 # cbor2 (needed by luma) and Pillow from apt too: pip would build cbor2 from source on
 # 32-bit Raspberry Pi OS, where its newest release has no armv7 wheel.
-APT_RUN   = python3-venv python3-pip python3-opencv python3-numpy python3-lgpio python3-cbor2 python3-pil \
+APT_RUN   = python3-venv python3-pip python3-opencv python3-numpy python3-lgpio python3-cbor2 python3-pil python3-tesserocr \
             tesseract-ocr i2c-tools
 APT_LEAN  = python3-picamera2   # without recommends: no desktop preview stack on Lite images
 VENV_ARGS = --system-site-packages

@@ -125,7 +125,10 @@ def check_tesseract(settings, service: Service) -> tuple[bool, str]:
     if exe is None:
         return False, "Tesseract is not installed: `sudo apt install tesseract-ocr`."
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
-    return True, f"{version} at {exe}"
+    from vision import ocr
+    how = ("read in-process (tesserocr)" if ocr.in_process() else
+           "each glyph a process of its own: install tesserocr (`python3-tesserocr` on a Pi) to read faster")
+    return True, f"{version} at {exe}; {how}"
 
 
 def check_storage(settings, service: Service) -> tuple[bool, str]:

@@ -20,7 +20,7 @@ fi
 
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make python3-venv python3-pip python3-opencv \
-  python3-numpy python3-lgpio python3-cbor2 python3-pil tesseract-ocr i2c-tools rsync
+  python3-numpy python3-lgpio python3-cbor2 python3-pil python3-tesserocr tesseract-ocr i2c-tools rsync
 # Without recommends, picamera2 leaves out the desktop preview stack (Qt, OpenGL) on Lite images.
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-picamera2
 

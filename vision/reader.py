@@ -23,7 +23,8 @@ from vision.glyphs import extract_ink
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
 CONFIDENT = 0.85           # below this a reading is marked uncertain
-MAX_OCR_CALLS = 4          # Tesseract calls per photo, run side by side (a process each: about 0.1 s on a PC)
+MAX_OCR_CALLS = 4          # Tesseract programs per photo, run side by side (a process each: about 0.1 s on a PC)
+MAX_OCR_IN_PROCESS = 26    # asks per photo where Tesseract runs in-process (a millisecond or two each)
 OCR_TRUST = 0.6            # Tesseract is asked only about glyphs this surely on a top face
 DISPUTED = 0.8             # the most confidence a letter Tesseract changed can have
 OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
@@ -170,19 +171,24 @@ def _doubt_the_chain(glyphs: list[_Glyph], cubes, cost, owners, choices) -> list
 def _second_opinions(doubtful: list[tuple[_Glyph, int]], possible: str) -> None:
     """Ask Tesseract about the most doubtful glyphs, each held the way up its likeliest
     letter says and, if its runner-up says another, that way too (a glyph on its side
-    reads as nothing), at most MAX_OCR_CALLS asks, all at once (each is a process of its
-    own, so two cores read several glyphs in little more than the time of one).  The
-    letter read is brought closer in proportion to Tesseract's confidence; the first way
-    up that reads anything counts."""
+    reads as nothing).  In-process, every doubtful glyph is asked; with the tesseract
+    program, at most MAX_OCR_CALLS asks, all at once (each is a process of its own, so
+    two cores read several glyphs in little more than the time of one).  The letter read
+    is brought closer in proportion to Tesseract's confidence; the first way up that
+    reads anything counts."""
     asked: list[tuple[_Glyph, int]] = []
     for g, chosen in doubtful:
         runner_up = int(np.argsort(g.distances)[1]) if int(np.argmin(g.distances)) == chosen \
             else int(np.argmin(g.distances))
         for turns in dict.fromkeys((int(g.turns[chosen]), int(g.turns[runner_up]))):
             asked.append((g, turns))
-    asked = asked[:MAX_OCR_CALLS]
-    with ThreadPoolExecutor(max_workers=len(asked) or 1) as pool:
-        answers = list(pool.map(lambda a: ocr.read_letter(a[0].mask, a[1], possible), asked))
+    if ocr.in_process():
+        asked = asked[:MAX_OCR_IN_PROCESS]
+        answers = [ocr.read_letter(g.mask, turns, possible) for g, turns in asked]
+    else:
+        asked = asked[:MAX_OCR_CALLS]
+        with ThreadPoolExecutor(max_workers=len(asked) or 1) as pool:
+            answers = list(pool.map(lambda a: ocr.read_letter(a[0].mask, a[1], possible), asked))
     settled: set[int] = set()
     for (g, _), answer in zip(asked, answers):
         if answer is not None and id(g) not in settled:

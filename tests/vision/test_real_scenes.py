@@ -2,6 +2,9 @@
 darker than a white table, side faces with their own letters, a cube at 45 degrees,
 touching cubes, a shadow square with no glyph, a busy table with a frame of it empty,
 and Boggle's "Qu" face.  Each scene is drawn here, so every case is deliberate."""
+import string
+import threading
+
 import cv2
 import numpy as np
 import pytest
@@ -177,7 +180,13 @@ def test_the_qu_face_is_its_own_class_with_any_letters():
 
 
 @pytest.mark.skipif(not ocr.available(), reason="needs the tesseract program")
-def test_tesseract_is_asked_at_most_a_few_times_a_photo(monkeypatch):
+@pytest.mark.parametrize("in_process", [False, True])
+def test_tesseract_is_asked_a_bounded_number_of_times_a_photo(monkeypatch, in_process):
+    if in_process and not ocr.in_process():
+        pytest.skip("needs tesserocr and Tesseract's English model")
+    monkeypatch.setattr(ocr, "in_process", lambda: in_process)
+    if not in_process:
+        monkeypatch.setattr(ocr, "_in_process", lambda: None)
     calls = []
     real = ocr.read_letter
 
@@ -191,8 +200,29 @@ def test_tesseract_is_asked_at_most_a_few_times_a_photo(monkeypatch):
              for i, letter in enumerate("OQCGDUVYNZMWIL")]
     image = cv2.GaussianBlur(scene((60, 90, 130), cubes), (0, 0), 4)
     reading = read_image(image, "any")
-    assert len(calls) <= reader.MAX_OCR_CALLS
+    # a process per ask costs 0.1 s: a few; in-process, every doubtful glyph
+    most = reader.MAX_OCR_IN_PROCESS if in_process else reader.MAX_OCR_CALLS
+    assert 0 < len(calls) <= most
+    assert (len(calls) > reader.MAX_OCR_CALLS) == in_process
     assert reading.ocr_ms >= 0
+
+
+@pytest.mark.skipif(not (ocr.available() and ocr.in_process()), reason="needs tesserocr and the tesseract program")
+def test_tesseract_in_process_reads_as_the_program_does(monkeypatch):
+    font = SHIPPED_FONTS[0]
+    masks = {letter: np.array(glyph_tile(letter, font, 96)) for letter in "AEKMRSTW"}
+    inside = {letter: ocr.read_letter(mask, 0, string.ascii_uppercase) for letter, mask in masks.items()}
+    monkeypatch.setattr(ocr, "_in_process", lambda: None)
+    program = {letter: ocr.read_letter(mask, 0, string.ascii_uppercase) for letter, mask in masks.items()}
+    assert {k: v and v[0] for k, v in inside.items()} == {k: v and v[0] for k, v in program.items()}
+    assert sum(v is not None and v[0] == k for k, v in inside.items()) >= 7
+
+
+def test_without_the_english_model_tesseract_is_asked_through_the_program(monkeypatch, tmp_path):
+    monkeypatch.setattr(ocr, "TESSDATA_PLACES", (str(tmp_path),))
+    monkeypatch.setenv("TESSDATA_PREFIX", str(tmp_path))
+    monkeypatch.setattr(ocr, "_local", threading.local())
+    assert ocr.tessdata() is None and not ocr.in_process()
 
 
 def test_a_perquackey_throw_on_a_busy_table_with_the_empty_frame():
