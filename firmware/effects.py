@@ -122,10 +122,12 @@ def warm_up(request: WarmUp, camera):
     from firmware.house_words import load_wordlist
     load_wordlist(family=request.family)
     try:
+        from vision import ocr
         from vision.classifier import references
     except ImportError:
         return None   # no reader installed: a Read says so when it is pressed
     references()
+    ocr.in_process()      # loads Tesseract's model on this thread, the one that reads
     return None
 
 
