@@ -34,6 +34,7 @@ TRUSTED = 0.6              # a candidate this plausible is surely a top face
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge of a face not surely a top face
+CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 
 
@@ -100,9 +101,10 @@ class _Glyph:
 
     @property
     def plausibility(self) -> float:
-        """A top face with a letter on it: face-like, and its glyph near some letter
-        (a shadow or a paper edge is neither)."""
-        return self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.25))
+        """A top face with a letter on it: face-like, its glyph near some letter and
+        inside the face (a shadow or a paper edge is none of these)."""
+        return (self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.25))
+                * (CLIPPED_PLAUSIBLE if self.clipped else 1.0))
 
     @property
     def trust(self) -> float:
