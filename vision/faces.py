@@ -54,6 +54,7 @@ FORESHORTENED = 0.7       # differently, is its side face (a side face seen stee
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
 MOST_OUTLINES = 40        # more bright outlines than three throws have cubes are the table's pattern
 NEAR = 0.15               # two sides this close (as a share) find the same faces
+SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
 CHANGED = 30              # grey levels that count as a change from the empty table
 GUESSED = 0.8             # a face guessed round a glyph counts as this square (less than one traced)
 MIN_FOR_PERSPECTIVE = 5   # probable faces needed to work out where the camera is
@@ -403,9 +404,19 @@ def _mostly_changed(outline: np.ndarray, changed: np.ndarray) -> bool:
     return cv2.countNonZero(inside & changed) > 0.5 * max(1, cv2.countNonZero(inside))
 
 
-def search_faces(image: np.ndarray, background: np.ndarray | None = None) -> Search:
-    """Every top face in a BGR photo, straightened, with the candidates rejected."""
-    scale = min(1.0, WORK_WIDTH / image.shape[1])
+def search_faces(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH) -> Search:
+    """Every top face in a BGR photo, straightened, with the candidates rejected.  Faces
+    found smaller than SMALL_SIDE are looked for again on a finer copy of the photo (their
+    glyphs' strokes are a pixel or two wide at the usual working size)."""
+    search = _search_at(image, background, width)
+    finer = min(image.shape[1], int(width * SMALL_SIDE / max(search.side * width / image.shape[1], 1.0)))
+    if search.faces and finer > width * 1.2:
+        return _search_at(image, background, finer)
+    return search
+
+
+def _search_at(image: np.ndarray, background: np.ndarray | None, width: int) -> Search:
+    scale = min(1.0, width / image.shape[1])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     changed = _changed(image, background, scale)
     outlines = [o for o in bright_outlines(small) if changed is None or _mostly_changed(o, changed)]

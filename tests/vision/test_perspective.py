@@ -67,3 +67,17 @@ def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagree
     assert faces._top_of(top, lit, 40.0, None)[:2] == (lit, top)
     # a face far more face-like than the other wins over both
     assert faces._top_of(_face(500, 300, evenness=0.12), lit, 40.0, view)[0] is lit
+
+
+def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
+    from vision.bench import match
+    from vision.reader import read_image
+    throw = make_throw_3d(12, hard=False)      # faces about 32 pixels across at the working size
+
+    def right():
+        reading = read_image(throw.image, "classic", len(throw.cubes))
+        owner, phantoms = match(reading.cubes, throw.cubes, 0.6 * throw.size)
+        return sum(reading.cubes[r].letter == throw.cubes[t].letter for t, r in owner.items()), len(phantoms)
+    assert right() == (len(throw.cubes), 0)
+    monkeypatch.setattr(faces, "SMALL_SIDE", 0)
+    assert right()[0] < len(throw.cubes)
