@@ -26,6 +26,8 @@ rounded edge), and every cube in a throw is the same size.  So:
 5. a glyph whose traced border makes no face (a shadow across it, a touching cube, white
    on white) also gets a face of the throw's own size round it: the glyph is in a face's
    middle.
+6. where the faces found are small (their glyphs' strokes a pixel or two wide at the
+   working size), the search is made again on a finer copy of the photo.
 
 An optional frame of the empty table (the camera fixed on the box) restricts the seeds
 to what changed, which removes table texture (gingham, wood grain, paper edges)."""
