@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from firmware.games import perquackey as pq
-from vision import ocr
+from vision import letter_net, ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, PLAIN, many_letter_distances
 from vision.faces import Rejected, search_faces
@@ -34,6 +34,8 @@ RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leave
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge of a face not surely a top face
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
+NET_SHARE = 0.5            # how much of a letter's distance the network decides (the rest: the reference glyphs)
+NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
 
 
 class CubeCountError(ValueError):
@@ -197,7 +199,32 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
     return [(g, chosen) for g, chosen, _ in sorted(asked, key=lambda a: a[2])]
 
 
-def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool) -> list[_Glyph]:
+def _letter_distances(glyphs: list[tuple[np.ndarray, int | None]], qu: bool,
+                      notes: list[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each glyph's distance to every letter, and the quarter turn that fits each.  The
+    reference glyphs give how near the nearest letter is (so a shadow stays far from
+    every letter); the network, where it can run, how much nearer each letter is than
+    the others: its log-probability in units of TEMPERATURE, so that the confidence the
+    reader reports is the network's probability."""
+    hog = many_letter_distances(glyphs, qu)
+    if NET_SHARE == 0 or not glyphs:
+        return hog
+    try:
+        net = letter_net.read_glyphs(glyphs, qu)
+    except letter_net.ModelMissing as exc:
+        notes.append(f"Letters read by the reference glyphs alone: {exc}.")
+        return hog
+    combined = []
+    for (distances, hog_turns), reading in zip(hog, net):
+        log_p = np.log(np.maximum(reading.probabilities, NET_FLOOR))
+        learned = distances.min() + TEMPERATURE * (log_p.max() - log_p)
+        combined.append((NET_SHARE * learned + (1 - NET_SHARE) * distances,
+                         reading.turns if NET_SHARE >= 0.5 else hog_turns))
+    return combined
+
+
+def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool,
+            notes: list[str]) -> list[_Glyph]:
     search = search_faces(image, background)
     rejected.extend(search.rejected)
     inked = []
@@ -207,7 +234,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue
         inked.append((face, ink))
-    letters = many_letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu)
+    letters = _letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu, notes)
     return [_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
                    face.likeness, face.rival, ink.clipped) for (face, ink), (distances, turns) in zip(inked, letters)]
 
@@ -259,14 +286,16 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
     start = time.perf_counter()
     rejected: list[Rejected] = []
-    glyphs = _combine([_glyphs(image, background, rejected if i == 0 else [], cube_set == "any")
+    notes: list[str] = []
+    glyphs = _combine([_glyphs(image, background, rejected if i == 0 else [], cube_set == "any",
+                               notes if i == 0 else [])
                        for i, image in enumerate(images)])
     most = len(cube_list(cube_set, expected)) if expected and cube_set != "any" else expected
     if not most and cube_set != "any":
         most = len(pq.cubes(True, cube_set))      # no more cubes than the largest throw
     glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
     cubes = cube_list(cube_set, expected or len(glyphs))
-    reading = Reading(cube_faces=cubes)
+    reading = Reading(cube_faces=cubes, notes=notes)
     owners, choices = _decide(glyphs, cubes)
     doubtful = _worth_asking(glyphs, choices)
     if use_ocr and doubtful:
