@@ -36,6 +36,7 @@ CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge of
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_SHARE = 0.5            # how much of a letter's distance the network decides (the rest: the reference glyphs)
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
+LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 
 
 class CubeCountError(ValueError):
@@ -96,12 +97,14 @@ class _Glyph:
     likeness: float = 1.0     # how much the candidate looked like a top face, 0..1
     rival: float = 0.0        # likeness of a joined face taken for this one's side face
     clipped: bool = False     # the glyph runs into the outline's edge (which may cut it)
+    letterness: float = 1.0   # the network's chance that the glyph is a letter at all (1 without it)
 
     @property
     def plausibility(self) -> float:
-        """A top face with a letter on it: face-like, and its glyph near some letter
-        (a shadow or a paper edge is neither)."""
-        return self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.25))
+        """A top face with a letter on it: face-like, its glyph near some letter and taken
+        for a letter by the network (a shadow or a paper edge is none of these)."""
+        return (self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.25))
+                * min(1.0, self.letterness / LETTER_DOUBT))
 
     @property
     def trust(self) -> float:
@@ -200,26 +203,27 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
 
 
 def _letter_distances(glyphs: list[tuple[np.ndarray, int | None]], qu: bool,
-                      notes: list[str]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Each glyph's distance to every letter, and the quarter turn that fits each.  The
-    reference glyphs give how near the nearest letter is (so a shadow stays far from
-    every letter); the network, where it can run, how much nearer each letter is than
-    the others: its log-probability in units of TEMPERATURE, so that the confidence the
-    reader reports is the network's probability."""
+                      notes: list[str]) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Each glyph's distance to every letter, the quarter turn that fits each, and how
+    surely it is a letter at all.  The reference glyphs give how near the nearest letter
+    is (so a shadow stays far from every letter) and one opinion of how much nearer each
+    letter is than the others; the network, where it can run, the other: its
+    log-probabilities in units of TEMPERATURE (alone, the confidence the reader reports
+    would be the network's probability)."""
     hog = many_letter_distances(glyphs, qu)
-    if NET_SHARE == 0 or not glyphs:
-        return hog
+    if not glyphs:
+        return []
     try:
         net = letter_net.read_glyphs(glyphs, qu)
     except letter_net.ModelMissing as exc:
         notes.append(f"Letters read by the reference glyphs alone: {exc}.")
-        return hog
+        return [(distances, turns, 1.0) for distances, turns in hog]
     combined = []
     for (distances, hog_turns), reading in zip(hog, net):
         log_p = np.log(np.maximum(reading.probabilities, NET_FLOOR))
         learned = distances.min() + TEMPERATURE * (log_p.max() - log_p)
         combined.append((NET_SHARE * learned + (1 - NET_SHARE) * distances,
-                         reading.turns if NET_SHARE >= 0.5 else hog_turns))
+                         reading.turns if NET_SHARE >= 0.5 else hog_turns, reading.letterness))
     return combined
 
 
@@ -236,7 +240,8 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
         inked.append((face, ink))
     letters = _letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu, notes)
     return [_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
-                   face.likeness, face.rival, ink.clipped) for (face, ink), (distances, turns) in zip(inked, letters)]
+                   face.likeness, face.rival, ink.clipped, letterness)
+            for (face, ink), (distances, turns, letterness) in zip(inked, letters)]
 
 
 def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:
@@ -266,7 +271,7 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
         red = sum(o.red for o in same) * 2 > len(same)
         combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
                                float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
-                               all(o.clipped for o in same)))
+                               all(o.clipped for o in same), float(np.mean([o.letterness for o in same]))))
     return combined
 
 
