@@ -122,7 +122,7 @@ def _tiles(fonts: list[Path]) -> dict:
 
 def _tilt(rng: np.random.Generator) -> float:
     """Mostly the few degrees a straightened face is off, sometimes anything up to 45."""
-    return float(rng.normal(0, 5)) if rng.random() < 0.75 else float(rng.uniform(-45, 45))
+    return float(rng.normal(0, 5)) if rng.random() < 0.6 else float(rng.uniform(-45, 45))
 
 
 def _warp(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -146,8 +146,8 @@ def _weight_and_blur(glyph: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     small = int(rng.uniform(28, 96))
     g = cv2.resize(cv2.resize(glyph, (small, small), interpolation=cv2.INTER_AREA), glyph.shape[::-1],
                    interpolation=cv2.INTER_LINEAR)
-    g = cv2.GaussianBlur(g, (0, 0), rng.uniform(0.5, 3.0))
-    mask = (g > rng.uniform(0.25, 0.7) * 255).astype(np.uint8) * 255
+    g = cv2.GaussianBlur(g, (0, 0), rng.uniform(0.5, 2.0))
+    mask = (g > rng.uniform(0.3, 0.7) * 255).astype(np.uint8) * 255
     return mask
 
 
@@ -278,9 +278,9 @@ def export(model, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--throws", type=int, default=480, help="3-D throws to cut glyphs from")
-    parser.add_argument("--rendered", type=int, default=80_000, help="distorted glyph tiles")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--throws", type=int, default=1000, help="3-D throws to cut glyphs from")
+    parser.add_argument("--rendered", type=int, default=100_000, help="distorted glyph tiles")
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2, help="processes cutting glyphs from throws")
     parser.add_argument("--threads", type=int, default=2, help="torch's threads (1 on a busy machine)")
     parser.add_argument("--cache", type=Path, help="keep the generated data here, and reuse it")

@@ -52,7 +52,7 @@ def test_a_font_it_never_saw_is_read_at_any_angle():
     readings = letter_net.read_glyphs([(tilted(letter, degrees), None) for letter, degrees in asked])
     right = sum(LETTERS[int(r.probabilities.argmax())] in TWINS.get(letter, letter)
                 for r, (letter, _) in zip(readings, asked))
-    assert right >= 0.9 * len(asked)
+    assert right >= 0.95 * len(asked)
 
 
 @needs_font
