@@ -6,6 +6,7 @@ The network answers for 27 letters x 4 quarter turns at once, plus "not a letter
 forward pass for all the glyphs of a photo."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -13,14 +14,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.classifier import LETTERS, PLAIN
 from vision.glyphs import GLYPH, normalise
 
 MODEL_PATH = Path(__file__).parent / "models" / "letters.onnx"
 INPUT = GLYPH                     # the network sees the glyph as `normalise` makes it
-LETTER_CLASSES = 27               # A-Z and "Qu", in the classifier's order
+LETTER_CLASSES = len(LETTERS)     # A-Z and "Qu", in the classifier's order
 CLASSES = LETTER_CLASSES * 4 + 1  # each letter in each quarter turn, then "not a letter"
 NOT_A_LETTER = CLASSES - 1
-PLAIN = 26
+_RUNNING = threading.Lock()       # one OpenCV network must not run two inputs at once
 
 
 class ModelMissing(RuntimeError):
@@ -49,8 +51,9 @@ def _load(path: Path) -> cv2.dnn.Net:
 def scores(glyphs: np.ndarray, path: Path | None = None) -> np.ndarray:
     """The network's probabilities (N, CLASSES) for normalised glyphs (N, INPUT, INPUT)."""
     net = _load(path or MODEL_PATH)
-    net.setInput(glyphs.astype(np.float32)[:, None] / 255)
-    logits = net.forward().reshape(len(glyphs), CLASSES).astype(np.float64)
+    with _RUNNING:
+        net.setInput(glyphs.astype(np.float32)[:, None] / 255)
+        logits = net.forward().reshape(len(glyphs), CLASSES).astype(np.float64)
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
     return weights / weights.sum(axis=1, keepdims=True)
 
