@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from firmware.games import perquackey as pq
-from vision import ocr
+from vision import letter_net, ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, PLAIN, many_letter_distances
 from vision.faces import Rejected, search_faces
@@ -36,6 +36,8 @@ SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as fac
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge of a face not surely a top face
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
+NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
+LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 
 
 class CubeCountError(ValueError):
@@ -98,13 +100,15 @@ class _Glyph:
     likeness: float = 1.0     # how much the candidate looked like a top face, 0..1
     rival: float = 0.0        # likeness of a joined face taken for this one's side face
     clipped: bool = False     # the glyph runs into the outline's edge (which may cut it)
+    letterness: float = 1.0   # the network's chance that the glyph is a letter at all (1 without it)
 
     @property
     def plausibility(self) -> float:
-        """A top face with a letter on it: face-like, its glyph near some letter and
-        inside the face (a shadow or a paper edge is none of these)."""
+        """A top face with a letter on it: face-like, its glyph near some letter, taken
+        for a letter by the network and inside the face (a shadow or a paper edge is
+        none of these)."""
         return (self.likeness * float(np.exp(-max(0.0, float(self.distances.min()) - FAIR_MATCH) / 0.25))
-                * (CLIPPED_PLAUSIBLE if self.clipped else 1.0))
+                * min(1.0, self.letterness / LETTER_DOUBT) * (CLIPPED_PLAUSIBLE if self.clipped else 1.0))
 
     @property
     def trust(self) -> float:
@@ -207,7 +211,36 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
     return [(g, chosen) for g, chosen, _ in sorted(asked, key=lambda a: a[2])]
 
 
-def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool) -> list[_Glyph]:
+def _letter_distances(glyphs: list[tuple[np.ndarray, int | None]], qu: bool,
+                      notes: list[str]) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Each glyph's distance to every letter, the quarter turn that fits each, and how
+    surely it is a letter at all.  The reference glyphs say how near the nearest letter
+    is (so a shadow stays far from every letter); the network, where it can run, how
+    much further each other letter is: its log-probabilities in units of TEMPERATURE, so
+    the letter's share of the confidence the reader reports is the network's probability.
+    (Measured on 3-D renders, the network alone reads more letters right, and its
+    confident readings are more often right, than the references or the two averaged.)"""
+    hog = many_letter_distances(glyphs, qu)
+    if not glyphs:
+        return []
+    try:
+        net = letter_net.read_glyphs(glyphs, qu)
+    except letter_net.ModelMissing as exc:
+        notes.append(f"Letters read by the reference glyphs alone: {exc}.")
+        return [(distances, turns, 1.0) for distances, turns in hog]
+    return [(_learned_distances(distances.min(), reading.probabilities), reading.turns, reading.letterness)
+            for (distances, _), reading in zip(hog, net)]
+
+
+def _learned_distances(nearest: float, probabilities: np.ndarray) -> np.ndarray:
+    """The network's probabilities as distances: the likeliest letter at the nearest
+    reference's distance, each other one TEMPERATURE further for each factor e less likely."""
+    log_p = np.log(np.maximum(probabilities, NET_FLOOR))
+    return nearest + TEMPERATURE * (log_p.max() - log_p)
+
+
+def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool,
+            notes: list[str]) -> list[_Glyph]:
     search = search_faces(image, background)
     rejected.extend(search.rejected)
     inked = []
@@ -217,9 +250,10 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue
         inked.append((face, ink))
-    letters = many_letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu)
+    letters = _letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu, notes)
     return [_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
-                   face.likeness, face.rival, ink.clipped) for (face, ink), (distances, turns) in zip(inked, letters)]
+                   face.likeness, face.rival, ink.clipped, letterness)
+            for (face, ink), (distances, turns, letterness) in zip(inked, letters)]
 
 
 def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:
@@ -249,7 +283,7 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
         red = sum(o.red for o in same) * 2 > len(same)
         combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
                                float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
-                               all(o.clipped for o in same)))
+                               all(o.clipped for o in same), float(np.mean([o.letterness for o in same]))))
     return combined
 
 
@@ -269,14 +303,16 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
     start = time.perf_counter()
     rejected: list[Rejected] = []
-    glyphs = _combine([_glyphs(image, background, rejected if i == 0 else [], cube_set == "any")
+    notes: list[str] = []
+    glyphs = _combine([_glyphs(image, background, rejected if i == 0 else [], cube_set == "any",
+                               notes if i == 0 else [])
                        for i, image in enumerate(images)])
     most = len(cube_list(cube_set, expected)) if expected and cube_set != "any" else expected
     if not most and cube_set != "any":
         most = len(pq.cubes(True, cube_set))      # no more cubes than the largest throw
     glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
     cubes = cube_list(cube_set, expected or len(glyphs))
-    reading = Reading(cube_faces=cubes)
+    reading = Reading(cube_faces=cubes, notes=notes)
     owners, choices = _decide(glyphs, cubes)
     doubtful = _worth_asking(glyphs, choices)
     if use_ocr and doubtful:

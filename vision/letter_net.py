@@ -1,0 +1,77 @@
+"""Which letter a glyph is, and which quarter turn makes it upright, by a small learned
+network (trained by `vision.train_letters`, shipped as ONNX, run by OpenCV's dnn module,
+so the box needs nothing beyond OpenCV).
+
+The network answers for 27 letters x 4 quarter turns at once, plus "not a letter": one
+forward pass for all the glyphs of a photo."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classifier import LETTERS, PLAIN
+from vision.glyphs import GLYPH, normalise
+
+MODEL_PATH = Path(__file__).parent / "models" / "letters.onnx"
+INPUT = GLYPH                     # the network sees the glyph as `normalise` makes it
+LETTER_CLASSES = len(LETTERS)     # A-Z and "Qu", in the classifier's order
+CLASSES = LETTER_CLASSES * 4 + 1  # each letter in each quarter turn, then "not a letter"
+NOT_A_LETTER = CLASSES - 1
+_RUNNING = threading.Lock()       # one OpenCV network must not run two inputs at once
+
+
+class ModelMissing(RuntimeError):
+    """The letter network's file is missing or unreadable."""
+
+
+@dataclass
+class NetReading:
+    probabilities: np.ndarray     # per letter (26, or 27 with "Qu"), summing to 1
+    turns: np.ndarray             # per letter, the quarter turn that fits it best
+    letterness: float             # how sure the network is that this is a letter at all, 0..1
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path) -> cv2.dnn.Net:
+    if not path.exists():
+        raise ModelMissing(f"the letter network {path} is missing (reinstall TableMate, or train it again "
+                           f"with `python -m vision.train_letters`)")
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise ModelMissing(f"the letter network {path} could not be read ({str(exc).strip().splitlines()[-1]}); "
+                           f"reinstall TableMate, or train it again with `python -m vision.train_letters`") from None
+
+
+def scores(glyphs: np.ndarray, path: Path | None = None) -> np.ndarray:
+    """The network's probabilities (N, CLASSES) for normalised glyphs (N, INPUT, INPUT)."""
+    net = _load(path or MODEL_PATH)
+    with _RUNNING:
+        net.setInput(glyphs.astype(np.float32)[:, None] / 255)
+        logits = net.forward().reshape(len(glyphs), CLASSES).astype(np.float64)
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return weights / weights.sum(axis=1, keepdims=True)
+
+
+def read_glyphs(glyphs: list[tuple[np.ndarray, int | None]], qu: bool = False,
+                path: Path | None = None) -> list[NetReading]:
+    """For each (mask, turns) -- `turns` fixed when an orientation bar was seen -- the
+    probability of each letter (and "Qu" if `qu`) and the quarter turn that fits it best."""
+    if not glyphs:
+        return []
+    p = scores(np.array([normalise(mask) for mask, _ in glyphs]), path)
+    letters = LETTER_CLASSES if qu else PLAIN
+    readings = []
+    for row, (_, fixed) in zip(p, glyphs):
+        by_turn = row[:-1].reshape(LETTER_CLASSES, 4)[:letters]
+        if fixed is not None:
+            chances, turns = by_turn[:, fixed], np.full(letters, fixed)
+        else:
+            chances, turns = by_turn.sum(axis=1), by_turn.argmax(axis=1)
+        readings.append(NetReading(chances / max(chances.sum(), 1e-12), turns, 1.0 - float(row[-1])))
+    return readings
