@@ -27,7 +27,10 @@ MAX_OCR_CALLS = 4          # Tesseract programs per photo, run side by side (a p
 MAX_OCR_IN_PROCESS = 26    # asks per photo where Tesseract runs in-process (a millisecond or two each)
 OCR_TRUST = 0.6            # Tesseract is asked only about glyphs this surely on a top face
 DISPUTED = 0.8             # the most confidence a letter Tesseract changed can have
-OCR_WEIGHT = 0.35          # how much closer Tesseract's letter is brought, at its full confidence
+# how much closer Tesseract's letter is brought, at its full confidence: its odds made ten
+# times better, in the units of TEMPERATURE (more let Tesseract, which reads a doubtful
+# glyph right less often than the letter network, overrule it)
+OCR_WEIGHT = TEMPERATURE * float(np.log(10))
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
 FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
 TRUSTED = 0.6              # a candidate this plausible is surely a top face
