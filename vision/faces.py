@@ -455,7 +455,7 @@ def _search_at(image: np.ndarray, background: np.ndarray | None, width: int) -> 
                 # where the signs disagreed, the reading must not come out sure either way
                 rival[id(top)] = max(rival.get(id(top), 0.0), top.likeness if disputed else side_face.likeness)
                 search.rejected.append(Rejected(order_corners(side_face.corners / scale),
-                                                "a side face of the cube beside it (less face-like, nearer the camera's foot or darker)"))
+                                                "a side face of the face it joins (less face-like, nearer the camera's foot or darker)"))
                 continue
         if reason:
             search.rejected.append(Rejected(order_corners(c.corners / scale), reason))

@@ -55,17 +55,17 @@ def _in_process():
     """This thread's in-process Tesseract (a model loaded once), or None without tesserocr
     or the English model.  Not shared: one Tesseract must not serve two threads at once."""
     if not hasattr(_local, "api"):
-        _local.api = None
-        folder = tessdata()
+        _local.api = None                 # asked once per thread, found or not
         try:
             import tesserocr
         except ImportError:
             return None
+        folder = tessdata()
         if folder is not None:
             try:
                 _local.api = tesserocr.PyTessBaseAPI(path=f"{folder}/", lang="eng", psm=tesserocr.PSM.SINGLE_CHAR)
-            except RuntimeError:
-                _local.api = None
+            except RuntimeError:          # a model file it cannot load: the program is asked instead
+                pass
     return _local.api
 
 
