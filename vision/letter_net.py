@@ -6,27 +6,21 @@ The network answers for 27 letters x 4 quarter turns at once, plus "not a letter
 forward pass for all the glyphs of a photo."""
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-import cv2
 import numpy as np
 
+from vision import networks
 from vision.classifier import LETTERS, PLAIN
 from vision.glyphs import GLYPH, normalise
+from vision.networks import ModelMissing  # noqa: F401  (raised here, caught by the reader)
 
 MODEL_PATH = Path(__file__).parent / "models" / "letters.onnx"
 INPUT = GLYPH                     # the network sees the glyph as `normalise` makes it
 LETTER_CLASSES = len(LETTERS)     # A-Z and "Qu", in the classifier's order
 CLASSES = LETTER_CLASSES * 4 + 1  # each letter in each quarter turn, then "not a letter"
 NOT_A_LETTER = CLASSES - 1
-_RUNNING = threading.Lock()       # one OpenCV network must not run two inputs at once
-
-
-class ModelMissing(RuntimeError):
-    """The letter network's file is missing or unreadable."""
 
 
 @dataclass
@@ -36,24 +30,10 @@ class NetReading:
     letterness: float             # how sure the network is that this is a letter at all, 0..1
 
 
-@lru_cache(maxsize=4)
-def _load(path: Path) -> cv2.dnn.Net:
-    if not path.exists():
-        raise ModelMissing(f"the letter network {path} is missing (reinstall TableMate, or train it again "
-                           f"with `python -m vision.train_letters`)")
-    try:
-        return cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise ModelMissing(f"the letter network {path} could not be read ({str(exc).strip().splitlines()[-1]}); "
-                           f"reinstall TableMate, or train it again with `python -m vision.train_letters`") from None
-
-
 def scores(glyphs: np.ndarray, path: Path | None = None) -> np.ndarray:
     """The network's probabilities (N, CLASSES) for normalised glyphs (N, INPUT, INPUT)."""
-    net = _load(path or MODEL_PATH)
-    with _RUNNING:
-        net.setInput(glyphs.astype(np.float32)[:, None] / 255)
-        logits = net.forward().reshape(len(glyphs), CLASSES).astype(np.float64)
+    logits = networks.forward(path or MODEL_PATH, "the letter network", "vision.train_letters",
+                              glyphs.astype(np.float32)[:, None] / 255).astype(np.float64)
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
     return weights / weights.sum(axis=1, keepdims=True)
 

@@ -36,6 +36,7 @@ from vision.classifier import LETTERS
 from vision.glyphs import extract_ink, normalise
 from vision.letter_net import INPUT, MODEL_PATH, NOT_A_LETTER, CLASSES
 from vision.render import BARRED, glyph_tile
+from vision.training import export, fit
 
 _DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 _FREE = Path("/usr/share/fonts/truetype/freefont")
@@ -236,44 +237,14 @@ def letter_accuracy(logits, labels) -> float:
 def train(images: np.ndarray, labels: np.ndarray, valid: tuple[np.ndarray, np.ndarray], epochs: int, seed: int):
     import torch
     torch.manual_seed(seed)
-    model = build_model()
-    x = torch.from_numpy(images).float().unsqueeze(1) / 255
-    y = torch.from_numpy(labels)
     vx = torch.from_numpy(valid[0]).float().unsqueeze(1) / 255
     vy = torch.from_numpy(valid[1])
-    optimiser = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
-    steps = epochs * (len(x) + 255) // 256
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps)
-    generator = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        model.train()
-        start = time.perf_counter()
-        order = torch.randperm(len(x), generator=generator)
-        total = 0.0
-        for first in range(0, len(x), 256):
-            batch = order[first:first + 256]
-            loss = torch.nn.functional.cross_entropy(model(x[batch]), y[batch], label_smoothing=0.02)
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += loss.item() * len(batch)
-        model.eval()
-        with torch.no_grad():
-            accuracy = letter_accuracy(model(vx), vy)
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.3f}, validation letters right "
-              f"{accuracy * 100:.2f} % ({time.perf_counter() - start:.0f} s)", flush=True)
-    return model
 
-
-def export(model, path: Path) -> None:
-    """ONNX that OpenCV's dnn module reads (the plain TorchScript exporter, opset 13)."""
-    import torch
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model.eval()
-    torch.onnx.export(model, torch.zeros(1, 1, INPUT, INPUT), str(path), input_names=["glyph"],
-                      output_names=["logits"], opset_version=13, dynamo=False,
-                      dynamic_axes={"glyph": {0: "batch"}, "logits": {0: "batch"}})
+    def smoothed(logits, truth):
+        return torch.nn.functional.cross_entropy(logits, truth, label_smoothing=0.02)
+    return fit(build_model(), torch.from_numpy(images).float().unsqueeze(1) / 255, torch.from_numpy(labels),
+               smoothed, epochs, seed,
+               lambda model: f"validation letters right {letter_accuracy(model(vx), vy) * 100:.2f} %")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -311,8 +282,7 @@ def main(argv: list[str] | None = None) -> None:
             np.savez_compressed(args.cache, **dict(zip(("tx", "ty", "vx", "vy", "rx", "ry"), arrays)))
     tx, ty, vx, vy, rx, ry = arrays
     model = train(np.concatenate([tx, rx]), np.concatenate([ty, ry]), (vx, vy), args.epochs, TRAIN_SEED)
-    export(model, args.out)
-    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB)")
+    export(model, (1, INPUT, INPUT), args.out, "glyph", "logits")
 
 
 if __name__ == "__main__":

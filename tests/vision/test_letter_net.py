@@ -107,5 +107,5 @@ def test_training_runs_and_exports_a_model_opencv_reads(tmp_path):
     images, labels = train_letters.rendered_set(300, 1, train_letters.train_fonts()[:2])
     model = train_letters.train(images, labels, (images[:50], labels[:50]), epochs=1, seed=1)
     out = tmp_path / "letters.onnx"
-    train_letters.export(model, out)
+    train_letters.export(model, (1, letter_net.INPUT, letter_net.INPUT), out, "glyph", "logits")
     assert letter_net.scores(images[:4], out).shape == (4, letter_net.CLASSES)

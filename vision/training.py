@@ -1,0 +1,49 @@
+"""What the reader's two trainers share: the training loop and the export to ONNX.
+Only for training (torch), never at run time."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+
+def fit(model, x, y, loss: Callable, epochs: int, seed: int, report: Callable[[object], str],
+        augment: Callable | None = None, batch: int = 256):
+    """AdamW with a one-cycle schedule over shuffled batches; after each epoch, a line
+    with the mean loss and what `report(model)` says of the validation set."""
+    import torch
+    optimiser = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=epochs * ((len(x) + batch - 1) // batch))
+    generator = torch.Generator().manual_seed(seed)
+    for epoch in range(epochs):
+        model.train()
+        start = time.perf_counter()
+        order = torch.randperm(len(x), generator=generator)
+        total = 0.0
+        for first in range(0, len(x), batch):
+            chosen = order[first:first + batch]
+            inputs = x[chosen] if augment is None else augment(x[chosen], generator)
+            value = loss(model(inputs), y[chosen])
+            optimiser.zero_grad()
+            value.backward()
+            optimiser.step()
+            schedule.step()
+            total += value.item() * len(chosen)
+        model.eval()
+        with torch.no_grad():
+            said = report(model)
+        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, {said} "
+              f"({time.perf_counter() - start:.0f} s)", flush=True)
+    return model
+
+
+def export(model, shape: tuple[int, ...], path: Path, input_name: str, output_name: str) -> None:
+    """ONNX that OpenCV's dnn module reads (the plain TorchScript exporter, opset 13),
+    any batch size."""
+    import torch
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, *shape), str(path), input_names=[input_name],
+                      output_names=[output_name], opset_version=13, dynamo=False,
+                      dynamic_axes={input_name: {0: "batch"}, output_name: {0: "batch"}})
+    print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
