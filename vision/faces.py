@@ -16,11 +16,14 @@ rounded edge), and every cube in a throw is the same size.  So:
    trapezoid);
 3. each candidate is scored by how much it looks like a top face (square, even inside,
    a sharp border all round, white or cream, a dark glyph), and the side of a top face
-   is learned from the throw and the search run again with it;
+   is learned from the throw and the search run again with it; then the face network
+   (face_net.py), which also sees what lies round each outline, says how surely it is
+   a top face, and that ranks them;
 4. candidates on the same face are one; a face against a top face closer than a whole
    face, and lit or sized differently, is that cube's side face, so a side face's letter
-   never becomes a cube of its own.  Which of the two is the top face: the much more
-   face-like one; else the one further from the point under the camera (worked out from
+   never becomes a cube of its own (unless the network takes both for top faces: two
+   touching cubes).  Which of the two is the top face: the much more face-like one
+   (by the network); else the one further from the point under the camera (worked out from
    how the faces' size changes across the photo: a side face lies towards it); else the
    brighter.  Where these signs disagree, the reading is left in doubt.
 5. a glyph whose traced border makes no face (a shadow across it, a touching cube, white
@@ -38,7 +41,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision import face_net
 from vision.bright import bright_outlines, order_corners
+from vision.networks import ModelMissing
 
 WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the full image
 FACE_PIXELS = 96          # the straightened face
@@ -64,6 +69,7 @@ FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's wi
 LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
 CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
+BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 
 
 @dataclass
@@ -88,6 +94,7 @@ class Search:
     faces: list[Face] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     side: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
 
 def _odd(x: float) -> int:
@@ -250,12 +257,19 @@ class _Candidate:
     tint: float = 0.0         # saturation of the face's lighter half (cube plastic is white or cream)
     level: float = 0.0        # brightness of the glyph-free face
     fill: float = 1.0         # share of its bounding rectangle the outline fills (1 for a rectangle)
+    topness: float | None = None  # the face network's judgement, with the surroundings (None: not asked)
 
     @property
     def likeness(self) -> float:
         """How much this looks like a top face, 0..1 (size aside)."""
         return (self.squareness * min(1.0, self.contrast / 0.7) * float(np.exp(-self.evenness / 0.06))
                 * min(1.0, self.border / SHARP) ** 0.5 * float(np.exp(-max(0.0, self.tint - TINTED) / 0.12)))
+
+    @property
+    def score(self) -> float:
+        """How surely this is a top face: the face network's answer where it was asked
+        (it also sees what lies round the outline), else the likeness."""
+        return self.likeness if self.topness is None else self.topness
 
     @property
     def area(self) -> float:
@@ -407,17 +421,42 @@ def _mostly_changed(outline: np.ndarray, changed: np.ndarray) -> bool:
 
 
 def search_faces(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH) -> Search:
-    """Every top face in a BGR photo, straightened, with the candidates rejected.  Faces
-    found smaller than SMALL_SIDE are looked for again on a finer copy of the photo (their
-    glyphs' strokes are a pixel or two wide at the usual working size)."""
-    search = _search_at(image, background, width)
-    finer = min(image.shape[1], int(width * SMALL_SIDE / max(search.side * width / image.shape[1], 1.0)))
-    if search.faces and finer > width * 1.2:
-        return _search_at(image, background, finer)
-    return search
+    """Every top face in a BGR photo, straightened, with the candidates rejected."""
+    return _select(image, find_candidates(image, background, width))
 
 
-def _search_at(image: np.ndarray, background: np.ndarray | None, width: int) -> Search:
+@dataclass
+class Found:
+    """Every candidate face in a photo, on the working copy it was found in."""
+    view: _View
+    scale: float                  # of the working copy to the photo
+    side: float                   # of a top face, learned from the throw, working pixels
+    candidates: list[_Candidate]
+
+    def perspective(self) -> "_Perspective | None":
+        """Where the camera stands, from the probable faces of the learned size."""
+        threshold = _likely(self.candidates)
+        return _Perspective.fit([c for c in self.candidates if c.likeness > threshold
+                                 and _size_fit(c.area, self.side) > 0.7], self.view.small.shape)
+
+    def judged(self) -> list[_Candidate]:
+        """The candidates the face network is asked about (the others are refused as not
+        square)."""
+        return [c for c in self.candidates if c.squareness >= 0.6]
+
+
+def find_candidates(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH) -> Found:
+    """The candidate faces round every glyph seed and bright outline.  Where the faces
+    are smaller than SMALL_SIDE, they are looked for again on a finer copy of the photo
+    (their glyphs' strokes are a pixel or two wide at the usual working size)."""
+    found = _found_at(image, background, width)
+    finer = min(image.shape[1], int(width * SMALL_SIDE / max(found.side, 1.0)))
+    if finer > width * 1.2 and any(_refusal(c, found.side) is None for c in found.candidates):
+        return _found_at(image, background, finer)
+    return found
+
+
+def _found_at(image: np.ndarray, background: np.ndarray | None, width: int) -> Found:
     scale = min(1.0, width / image.shape[1])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     changed = _changed(image, background, scale)
@@ -433,27 +472,32 @@ def _search_at(image: np.ndarray, background: np.ndarray | None, width: int) -> 
     searched = _Searched()
     side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
                            key=_guess_score)
+    return Found(view, scale, side, candidates)
+
+
+def _select(image: np.ndarray, found: Found) -> Search:
+    """The top faces among the candidates: each face once, never a side face."""
+    scale, side, candidates = found.scale, found.side, found.candidates
     search = Search(side=side / scale)
-    threshold = _likely(candidates)
-    perspective = _Perspective.fit([c for c in candidates if c.likeness > threshold
-                                    and _size_fit(c.area, side) > 0.7], small.shape)
+    perspective = found.perspective()
+    _judge(found, perspective, search)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
     # the most face-like first, and of those the nearest the learned size (an outline
     # that jumped the gap to a touching cube's far edge is too large)
-    for c in sorted(candidates, key=lambda c: -c.likeness * _size_fit(c.area, side)):
+    for c in sorted(candidates, key=lambda c: -c.score * _size_fit(c.area, side)):
         reason = _refusal(c, side)
         if reason is None:
             twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
             reason = None if twin is None else "overlaps a squarer face (a second seed on it)"
         if reason is None:
-            joined = next((k for k in kept if _joined(c, k)), None)
+            joined = next((k for k in kept if _joined(c, k) and not _both_top_faces(c, k)), None)
             if joined is not None:
                 top, side_face, disputed = _top_of(c, joined, side, perspective)
                 if top is c:
                     kept = [c if k is joined else k for k in kept]
                 # where the signs disagreed, the reading must not come out sure either way
-                rival[id(top)] = max(rival.get(id(top), 0.0), top.likeness if disputed else side_face.likeness)
+                rival[id(top)] = max(rival.get(id(top), 0.0), top.score if disputed else side_face.score)
                 search.rejected.append(Rejected(order_corners(side_face.corners / scale),
                                                 "a side face of the face it joins (less face-like, nearer the camera's foot or darker)"))
                 continue
@@ -463,9 +507,22 @@ def _search_at(image: np.ndarray, background: np.ndarray | None, width: int) -> 
         kept.append(c)
     for c in kept:
         corners = order_corners(c.corners / scale)
-        search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.likeness,
+        search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score,
                                  rival.get(id(c), 0.0)))
     return search
+
+
+def _judge(found: Found, perspective: "_Perspective | None", search: Search) -> None:
+    """The face network's topness for every candidate not refused outright; without the
+    network, the likeness alone decides (and the search says so)."""
+    asked = found.judged()
+    try:
+        said = face_net.topness(found.view.small, [c.corners for c in asked],
+                                [perspective.foot_from(c) if perspective else None for c in asked])
+        for c, topness in zip(asked, said):
+            c.topness = float(topness)
+    except ModelMissing as exc:
+        search.notes.append(f"Top faces told from side faces by their look alone: {exc}.")
 
 
 @dataclass
@@ -502,6 +559,11 @@ class _Perspective:
         if a <= 0 or focal * np.hypot(b, c) / a < np.tan(np.radians(LEAST_TILT_DEG)):
             return None         # seen (nearly) straight down: the sizes' own scatter would decide
         return cls(np.array([a, b, c]), centre, focal, centre + focal * focal * np.array([b, c]) / a)
+
+    def foot_from(self, c: "_Candidate") -> np.ndarray:
+        """The direction from a candidate to the point under the camera: its side faces,
+        if it is a top face, lie that way; its top face, if it is a side face, the other."""
+        return self.below - c.corners.mean(axis=0)
 
     def side_face_offset(self, point: np.ndarray) -> float:
         """How far a side face's middle lies from its top face's middle at `point`: half
@@ -545,8 +607,8 @@ def _top_of(c: _Candidate, k: _Candidate, side: float,
     nearer the learned size (an outline across the gap between two touching cubes is
     smaller than either top face)."""
     votes = []
-    if min(c.likeness, k.likeness) < ALIKE * max(c.likeness, k.likeness):
-        votes.append(c if c.likeness > k.likeness else k)
+    if min(c.score, k.score) < ALIKE * max(c.score, k.score):
+        votes.append(c if c.score > k.score else k)
     side_face = perspective.side_of(c, k) if perspective else None
     if side_face is not None:
         votes.append(k if side_face is c else c)
@@ -573,6 +635,12 @@ def _joined(c: _Candidate, k: _Candidate) -> bool:
     unlike = (max(c.level, k.level) > BRIGHTER * min(c.level, k.level)
               or min(c.area, k.area) < FORESHORTENED * max(c.area, k.area))
     return unlike and apart < JOINED_STEEP
+
+
+def _both_top_faces(c: _Candidate, k: _Candidate) -> bool:
+    """Two touching cubes side by side, not a top face and its side face: the face
+    network, seeing what lies round each, takes both for top faces."""
+    return c.topness is not None and k.topness is not None and min(c.topness, k.topness) > BOTH_TOPS
 
 
 def _refusal(c: _Candidate, side: float) -> str | None:

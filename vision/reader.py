@@ -246,6 +246,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
             notes: list[str]) -> list[_Glyph]:
     search = search_faces(image, background)
     rejected.extend(search.rejected)
+    notes.extend(search.notes)
     inked = []
     for face in search.faces:
         ink = extract_ink(face.square)

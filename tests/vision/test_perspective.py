@@ -15,18 +15,18 @@ def _foot(seed: int):
     real_fit = faces._Perspective.fit.__func__
 
     def spy(cls, candidates, shape):
-        fitted.append(real_fit(cls, candidates, shape))
-        return fitted[-1]
+        fitted.append((real_fit(cls, candidates, shape), shape))
+        return fitted[-1][0]
     try:
         faces._Perspective.fit = classmethod(spy)
         faces.search_faces(throw.image)
     finally:
         faces._Perspective.fit = classmethod(real_fit)
+    (perspective, shape), = fitted
     camera = scene.camera
-    scale = faces.WORK_WIDTH / throw.image.shape[1]
+    scale = shape[1] / throw.image.shape[1]       # of the working copy the faces were found in
     truth = camera.project(np.array([[camera.position[0], camera.position[1], 0.0]]))[0] * scale
-    # the first pass: at the working width the truth is scaled to (a finer second look may follow)
-    return truth, fitted[0], camera.tilt_deg, np.array([faces.WORK_WIDTH / 2, throw.image.shape[0] * scale / 2])
+    return truth, perspective, camera.tilt_deg, np.array([shape[1] / 2, shape[0] / 2])
 
 
 @pytest.mark.parametrize("seed", [3, 9])
