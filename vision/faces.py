@@ -69,6 +69,7 @@ FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's wi
 LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
 CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
+SURE_TOP = 0.9            # the face network this sure of a candidate overrules its unevenness
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 
 
@@ -649,7 +650,9 @@ def _refusal(c: _Candidate, side: float) -> str | None:
         return f"not square ({c.squareness:.2f}): a side face or a shadow"
     if not SIZES[0] * side * side < c.area < SIZES[1] * side * side:
         return f"not the size of the other faces ({np.sqrt(c.area) / side:.2f} of their side)"
-    if c.evenness > 0.15:
+    # a bold glyph the closing cannot wipe off, or a shadow's edge across a face, makes a
+    # face uneven too: where the face network is sure of it, that sign is overruled
+    if c.evenness > 0.15 and (c.topness is None or c.topness < SURE_TOP):
         return f"uneven inside ({c.evenness:.2f}): table texture or a shadow edge"
     if c.contrast < 0.35:
         return f"no dark glyph inside (contrast {c.contrast:.2f})"
