@@ -69,7 +69,7 @@ FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's wi
 LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
 CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
-SURE_TOP = 0.9            # the face network this sure of a candidate overrules its unevenness
+SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 
 
