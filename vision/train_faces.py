@@ -16,10 +16,8 @@ TRAIN_SEED up, so the bench measures the finder on throws it has never seen; eve
 throw is kept back to validate on."""
 from __future__ import annotations
 
-import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -28,7 +26,7 @@ from vision.bright import order_corners
 from vision.face_net import MODEL_PATH, WINDOW, window
 from vision.faces import find_candidates
 from vision.train_letters import train_fonts
-from vision.training import export, fit
+from vision.training import arguments, export, fit, start_torch
 
 TRAIN_SEED = 2_000_000          # apart from the bench's seeds, the tests' and the letter network's
 SURE = (0.3, 0.7)               # overlaps below the first are no top face, above the second surely one
@@ -104,19 +102,8 @@ def train(windows: np.ndarray, overlaps: np.ndarray, valid: tuple[np.ndarray, np
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--throws", type=int, default=2700, help="3-D throws to take candidates from")
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2, help="processes rendering throws")
-    parser.add_argument("--threads", type=int, default=2, help="torch's threads (1 on a busy machine)")
-    parser.add_argument("--cache", type=Path, help="keep the generated windows here, and reuse them")
-    parser.add_argument("--out", type=Path, default=MODEL_PATH)
-    args = parser.parse_args(argv)
-    try:
-        import torch
-    except ImportError:
-        raise SystemExit("Training needs torch: pip install -e '.[train]'.") from None
-    torch.set_num_threads(args.threads)
+    args = arguments(__doc__.split("\n\n")[0], 2700, 8, MODEL_PATH, "candidates").parse_args(argv)
+    start_torch(args.threads)
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
         tx, ty, vx, vy = (data[k] for k in ("tx", "ty", "vx", "vy"))

@@ -24,7 +24,6 @@ only 3-D seeds from TRAIN_SEED up, so the bench measures the reader on fonts and
 has never seen."""
 from __future__ import annotations
 
-import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -36,7 +35,7 @@ from vision.classifier import LETTERS
 from vision.glyphs import extract_ink, normalise
 from vision.letter_net import INPUT, MODEL_PATH, NOT_A_LETTER, CLASSES
 from vision.render import BARRED, glyph_tile
-from vision.training import export, fit
+from vision.training import arguments, export, fit, start_torch
 
 _DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 _FREE = Path("/usr/share/fonts/truetype/freefont")
@@ -248,20 +247,10 @@ def train(images: np.ndarray, labels: np.ndarray, valid: tuple[np.ndarray, np.nd
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--throws", type=int, default=1000, help="3-D throws to cut glyphs from")
+    parser = arguments(__doc__.split("\n\n")[0], 1000, 10, MODEL_PATH, "glyphs")
     parser.add_argument("--rendered", type=int, default=100_000, help="distorted glyph tiles")
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--workers", type=int, default=2, help="processes cutting glyphs from throws")
-    parser.add_argument("--threads", type=int, default=2, help="torch's threads (1 on a busy machine)")
-    parser.add_argument("--cache", type=Path, help="keep the generated data here, and reuse it")
-    parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
-    try:
-        import torch
-    except ImportError:
-        raise SystemExit("Training needs torch: pip install -e '.[train]'.") from None
-    torch.set_num_threads(args.threads)
+    start_torch(args.threads)
     fonts = train_fonts()
     if args.cache and args.cache.exists():
         data = np.load(args.cache)

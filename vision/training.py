@@ -2,6 +2,7 @@
 Only for training (torch), never at run time."""
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 from typing import Callable
@@ -47,3 +48,24 @@ def export(model, shape: tuple[int, ...], path: Path, input_name: str, output_na
                       output_names=[output_name], opset_version=13, dynamo=False,
                       dynamic_axes={input_name: {0: "batch"}, output_name: {0: "batch"}})
     print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
+
+
+def arguments(description: str, throws: int, epochs: int, out: Path, what: str) -> argparse.ArgumentParser:
+    """The options both trainers take; each adds its own."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--throws", type=int, default=throws, help=f"3-D throws to take {what} from")
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering throws")
+    parser.add_argument("--threads", type=int, default=2, help="torch's threads (1 on a busy machine)")
+    parser.add_argument("--cache", type=Path, help="keep the generated data here, and reuse it")
+    parser.add_argument("--out", type=Path, default=out)
+    return parser
+
+
+def start_torch(threads: int) -> None:
+    """Torch, on `threads` threads, or a plain sentence saying how to install it."""
+    try:
+        import torch
+    except ImportError:
+        raise SystemExit("Training needs torch: pip install -e '.[train]'.") from None
+    torch.set_num_threads(threads)
