@@ -131,6 +131,22 @@ def check_tesseract(settings, service: Service) -> tuple[bool, str]:
     return True, f"{version} at {exe}; {how}"
 
 
+def check_networks(settings, service: Service) -> tuple[bool, str]:
+    """The reader's two model files, loaded as a read would load them."""
+    try:
+        import numpy as np
+        from vision import face_net, letter_net
+        from vision.networks import ModelMissing
+    except ImportError as exc:
+        return False, f"the cube reader is not installed ({exc.name}): run `make run` again to install it."
+    try:
+        letter_net.scores(np.zeros((1, letter_net.INPUT, letter_net.INPUT), np.uint8))
+        face_net.topness(np.full((64, 64, 3), 200, np.uint8), [np.float32([[20, 20], [44, 20], [44, 44], [20, 44]])])
+    except ModelMissing as exc:
+        return False, f"{exc}; the reader works without it, less well."
+    return True, f"the face and letter networks load ({face_net.MODEL_PATH.parent})"
+
+
 def check_storage(settings, service: Service) -> tuple[bool, str]:
     folder = paths.state_dir()
     try:
@@ -171,7 +187,7 @@ def check_current_game(settings, service: Service) -> tuple[bool, str]:
 
 
 CHECKS = (("Display", check_display), ("Keys and buzzer", check_gpio), ("Camera", check_camera),
-          ("Tesseract", check_tesseract), ("Journal", check_storage), ("Game in progress", check_current_game))
+          ("Tesseract", check_tesseract), ("Reader networks", check_networks), ("Journal", check_storage), ("Game in progress", check_current_game))
 
 
 def run_doctor(config_arg: str | None = None, out=sys.stdout, service: Service | None = None) -> int:

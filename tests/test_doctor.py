@@ -98,3 +98,12 @@ def test_the_command_asks_systemd_first(systemctl, state_home):
                             cwd=ROOT, env={**os.environ, "TABLEMATE_CONFIG": str(state_home / "c.toml")})
     assert "Service: running; its OLED and camera are left alone." in result.stdout, result.stderr
     assert "is-active" in (systemctl / "calls").read_text()
+
+
+def test_doctor_says_whether_the_reader_networks_load(tmp_path, monkeypatch):
+    from vision import face_net
+    ok, text = doctor.check_networks(None, doctor.Service())
+    assert ok and "face and letter networks load" in text
+    monkeypatch.setattr(face_net, "MODEL_PATH", tmp_path / "faces.onnx")
+    ok, text = doctor.check_networks(None, doctor.Service())
+    assert not ok and "face network" in text and "missing" in text and "works without it" in text
