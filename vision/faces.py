@@ -69,6 +69,7 @@ FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's wi
 LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
 CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
+SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
 SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 
@@ -443,7 +444,7 @@ class Found:
     def judged(self) -> list[_Candidate]:
         """The candidates the face network is asked about (the others are refused as not
         square)."""
-        return [c for c in self.candidates if c.squareness >= 0.6]
+        return [c for c in self.candidates if c.squareness >= SQUARE_ENOUGH]
 
 
 def find_candidates(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH) -> Found:
@@ -646,7 +647,7 @@ def _both_top_faces(c: _Candidate, k: _Candidate) -> bool:
 
 def _refusal(c: _Candidate, side: float) -> str | None:
     """Why a candidate is not a top face, or None."""
-    if c.squareness < 0.6:
+    if c.squareness < SQUARE_ENOUGH:
         return f"not square ({c.squareness:.2f}): a side face or a shadow"
     if not SIZES[0] * side * side < c.area < SIZES[1] * side * side:
         return f"not the size of the other faces ({np.sqrt(c.area) / side:.2f} of their side)"
