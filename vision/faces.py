@@ -64,6 +64,7 @@ NEAR = 0.15               # two sides this close (as a share) find the same face
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
 CHANGED = 30              # grey levels that count as a change from the empty table
 GUESSED = 0.8             # a face guessed round a glyph counts as this square (less than one traced)
+GUESS_FIT = 0.9           # and its size as this good a fit: it has the learned size by making, not by finding
 MIN_FOR_PERSPECTIVE = 5   # probable faces needed to work out where the camera is
 FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's width (Pi camera 0.83, phones 0.7-0.9)
 LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
@@ -260,6 +261,7 @@ class _Candidate:
     level: float = 0.0        # brightness of the glyph-free face
     fill: float = 1.0         # share of its bounding rectangle the outline fills (1 for a rectangle)
     topness: float | None = None  # the face network's judgement, with the surroundings (None: not asked)
+    guess: "_Candidate | None" = None  # a face of the learned size round the same glyph
 
     @property
     def likeness(self) -> float:
@@ -276,6 +278,10 @@ class _Candidate:
     @property
     def area(self) -> float:
         return self.width * self.height
+
+    @property
+    def guessed(self) -> bool:
+        return self.fill == GUESSED
 
     @property
     def squareness(self) -> float:
@@ -321,12 +327,14 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         traced = _Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
                             tint, level)
         found.append(traced)
+        # a face of the throw's own size round the glyph, which is in a face's middle: the
+        # face where the border was lost (a shadow across it, a touching cube, the rounded
+        # edge), or where the traced outline ran into a neighbour and was kept anyway
+        square = _corners(centre, angle, [side / 2] * 4)
+        evenness, contrast, tint, level = _inside(balanced, gray, clean, square)
+        traced.guess = _Candidate(square, side, side, evenness, contrast, sharpness, tint, level, GUESSED)
         if _refusal(traced, side) is not None:
-            # the border was lost (a shadow across it, a touching cube, the rounded edge):
-            # a face of the throw's own size round the glyph, which is in a face's middle
-            square = _corners(centre, angle, [side / 2] * 4)
-            evenness, contrast, tint, level = _inside(balanced, gray, clean, square)
-            found.append(_Candidate(square, side, side, evenness, contrast, sharpness, tint, level, GUESSED))
+            found.append(traced.guess)
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
         middle = 0.35 * min(w, h)
@@ -474,7 +482,10 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int) -> F
     searched = _Searched()
     side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
                            key=_guess_score)
-    return Found(view, scale, side, candidates)
+    # the guesses round glyphs whose outline was kept join only now, at the learned side,
+    # so that they do not sway the learning of the side
+    guessed = [c.guess for c in candidates if c.guess is not None and _refusal(c, side) is None]
+    return Found(view, scale, side, candidates + guessed)
 
 
 def _select(image: np.ndarray, found: Found) -> Search:
@@ -487,7 +498,9 @@ def _select(image: np.ndarray, found: Found) -> Search:
     rival: dict[int, float] = {}
     # the most face-like first, and of those the nearest the learned size (an outline
     # that jumped the gap to a touching cube's far edge is too large)
-    for c in sorted(candidates, key=lambda c: -c.score * _size_fit(c.area, side)):
+    # (a guessed face's size proves nothing: a traced outline near the learned size goes
+    # before the guess round the same glyph, whose place is only the glyph's)
+    for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else _size_fit(c.area, side))):
         reason = _refusal(c, side)
         if reason is None:
             twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)

@@ -61,6 +61,7 @@ def test_the_cubes_at_rest_are_read_and_the_timer_starts_by_itself(clock, frames
 def test_one_key_takes_back_a_wrong_start_and_watching_resumes(clock, frames):
     box, play, film = watched_box(clock, frames)
     until_read(box, play, film)
+    assert box.mode is play, "a sure reading stays on the play screen (an unsure one opens the letters to check)"
     assert play.softkeys(clock())[2] == "Undo"
     box.press("K3")
     assert play.state.timer is None and not play.state.letters and play.journal.events == []

@@ -1,9 +1,12 @@
 """Where the camera stands, worked out from the top faces' sizes alone, and what it tells
 of which of two joined faces is the top one."""
+import cv2
 import numpy as np
 import pytest
 
 from vision import faces
+from vision.bench import MATCH_RADIUS, match
+from vision.reader import read_image
 from vision.synth3d import make_scene, make_throw_3d
 
 
@@ -70,21 +73,32 @@ def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagree
     assert faces._top_of(_face(500, 300, evenness=0.12), lit, 40.0, view)[0] is lit
 
 
+def _from_farther(throw, k=0.6):
+    """The throw as a camera farther up sees it: shrunk by `k`, the table's edge stretched
+    round it to the photo's size (its faces are about 20 working pixels across)."""
+    h, w = throw.image.shape[:2]
+    small = cv2.resize(throw.image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    top, left = (h - small.shape[0]) // 2, (w - small.shape[1]) // 2
+    throw.image = cv2.copyMakeBorder(small, top, h - small.shape[0] - top, left, w - small.shape[1] - left,
+                                     cv2.BORDER_REPLICATE)
+    for cube in throw.cubes:
+        cube.x, cube.y = cube.x * k + left, cube.y * k + top
+    throw.size *= k
+    return throw
+
+
 def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
-    throws = [make_throw_3d(seed, hard=False) for seed in (35, 63)]   # faces about 31 working pixels across
+    throws = [_from_farther(make_throw_3d(seed, hard=False)) for seed in range(10, 20)]
 
-    def found():
-        """Cubes with a face found on them, and faces found on no cube."""
-        on_cubes = strays = 0
+    def right():
+        """Cubes read right, less phantoms."""
+        total = 0
         for throw in throws:
-            search = faces.search_faces(throw.image)
-
-            def near(face, cube):
-                return np.hypot(face.centre[0] - cube.x, face.centre[1] - cube.y) < 0.6 * throw.size
-            on_cubes += sum(any(near(f, c) for f in search.faces) for c in throw.cubes)
-            strays += sum(not any(near(f, c) for c in throw.cubes) for f in search.faces)
-        return on_cubes, strays
-    finer = found()
+            reading = read_image(throw.image, "classic", len(throw.cubes))
+            owner, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
+            total += sum(reading.cubes[owner[i]].letter == cube.letter
+                         for i, cube in enumerate(throw.cubes) if i in owner) - len(phantoms)
+        return total
+    finer = right()
     monkeypatch.setattr(faces, "SMALL_SIDE", 0)
-    plain = found()
-    assert finer[0] >= plain[0] and finer[1] < plain[1] / 2
+    assert finer > right()
