@@ -37,6 +37,8 @@ to what changed, which removes table texture (gingham, wood grain, paper edges).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -261,7 +263,7 @@ class _Candidate:
     level: float = 0.0        # brightness of the glyph-free face
     fill: float = 1.0         # share of its bounding rectangle the outline fills (1 for a rectangle)
     topness: float | None = None  # the face network's judgement, with the surroundings (None: not asked)
-    guess: "_Candidate | None" = None  # a face of the learned size round the same glyph
+    guess: Callable[[], _Candidate] | None = None  # makes a face of the learned size round the same glyph
 
     @property
     def likeness(self) -> float:
@@ -329,12 +331,11 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         found.append(traced)
         # a face of the throw's own size round the glyph, which is in a face's middle: the
         # face where the border was lost (a shadow across it, a touching cube, the rounded
-        # edge), or where the traced outline ran into a neighbour and was kept anyway
-        square = _corners(centre, angle, [side / 2] * 4)
-        evenness, contrast, tint, level = _inside(balanced, gray, clean, square)
-        traced.guess = _Candidate(square, side, side, evenness, contrast, sharpness, tint, level, GUESSED)
+        # edge), or where the traced outline ran into a neighbour and was kept anyway.  It
+        # is made only when wanted: while the side is learned, most would be thrown away
+        traced.guess = partial(_guessed, view, clean, centre, angle, side, sharpness)
         if _refusal(traced, side) is not None:
-            found.append(traced.guess)
+            found.append(traced.guess())
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
         middle = 0.35 * min(w, h)
@@ -345,6 +346,14 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level,
                                 min(1.0, fill)))
     return found
+
+
+def _guessed(view: _View, clean: np.ndarray, centre: np.ndarray, angle: float, side: float,
+             sharpness: float) -> _Candidate:
+    """A face of the given side round a glyph's centre, square to the cube's axes there."""
+    square = _corners(centre, angle, [side / 2] * 4)
+    evenness, contrast, tint, level = _inside(view.balanced, view.gray, clean, square)
+    return _Candidate(square, side, side, evenness, contrast, sharpness, tint, level, GUESSED)
 
 
 def _inside(small: np.ndarray, gray: np.ndarray, clean: np.ndarray,
@@ -484,7 +493,7 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int) -> F
                            key=_guess_score)
     # the guesses round glyphs whose outline was kept join only now, at the learned side,
     # so that they do not sway the learning of the side
-    guessed = [c.guess for c in candidates if c.guess is not None and _refusal(c, side) is None]
+    guessed = [c.guess() for c in candidates if c.guess is not None and _refusal(c, side) is None]
     return Found(view, scale, side, candidates + guessed)
 
 
