@@ -263,7 +263,7 @@ class _Candidate:
     level: float = 0.0        # brightness of the glyph-free face
     fill: float = 1.0         # share of its bounding rectangle the outline fills (1 for a rectangle)
     topness: float | None = None  # the face network's judgement, with the surroundings (None: not asked)
-    guess: Callable[[], _Candidate] | None = None  # makes a face of the learned size round the same glyph
+    guess: Callable[[float], _Candidate] | None = None  # makes a face of a given side round the same glyph
 
     @property
     def likeness(self) -> float:
@@ -328,14 +328,12 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         evenness, contrast, tint, level = _inside(balanced, gray, clean, corners)
         traced = _Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
                             tint, level)
-        found.append(traced)
         # a face of the throw's own size round the glyph, which is in a face's middle: the
         # face where the border was lost (a shadow across it, a touching cube, the rounded
-        # edge), or where the traced outline ran into a neighbour and was kept anyway.  It
-        # is made only when wanted: while the side is learned, most would be thrown away
-        traced.guess = partial(_guessed, view, clean, centre, angle, side, sharpness)
-        if _refusal(traced, side) is not None:
-            found.append(traced.guess())
+        # edge), or where the traced outline ran into a neighbour.  Made once the sizes
+        # are known (see `_found_at`)
+        traced.guess = partial(_guessed, view, clean, centre, angle, sharpness=sharpness)
+        found.append(traced)
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
         middle = 0.35 * min(w, h)
@@ -348,7 +346,7 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
     return found
 
 
-def _guessed(view: _View, clean: np.ndarray, centre: np.ndarray, angle: float, side: float,
+def _guessed(view: _View, clean: np.ndarray, centre: np.ndarray, angle: float, side: float, *,
              sharpness: float) -> _Candidate:
     """A face of the given side round a glyph's centre, square to the cube's axes there."""
     square = _corners(centre, angle, [side / 2] * 4)
@@ -451,12 +449,11 @@ class Found:
     scale: float                  # of the working copy to the photo
     side: float                   # of a top face, learned from the throw, working pixels
     candidates: list[_Candidate]
+    perspective: "_Perspective | None"   # where the camera stands, if the faces' sizes say
 
-    def perspective(self) -> "_Perspective | None":
-        """Where the camera stands, from the probable faces of the learned size."""
-        threshold = _likely(self.candidates)
-        return _Perspective.fit([c for c in self.candidates if c.likeness > threshold
-                                 and _size_fit(c.area, self.side) > 0.7], self.view.small.shape)
+    def side_at(self, point: np.ndarray) -> float:
+        """The side of a top face at `point` (faces nearer the camera look larger)."""
+        return self.perspective.side_at(point, self.side) if self.perspective else self.side
 
     def judged(self) -> list[_Candidate]:
         """The candidates the face network is asked about (the others are refused as not
@@ -491,17 +488,26 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int) -> F
     searched = _Searched()
     side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
                            key=_guess_score)
-    # the guesses round glyphs whose outline was kept join only now, at the learned side,
-    # so that they do not sway the learning of the side
-    guessed = [c.guess() for c in candidates if c.guess is not None and _refusal(c, side) is None]
-    return Found(view, scale, side, candidates + guessed)
+    perspective = _perspective(candidates, side, small.shape)
+    # a guessed face round every glyph, of the size a top face has there: made only now,
+    # as its size is no evidence of the side or of the camera's place
+    guessed = [c.guess(perspective.side_at(c.corners.mean(axis=0), side) if perspective else side)
+               for c in candidates if c.guess is not None]
+    return Found(view, scale, side, candidates + guessed, perspective)
+
+
+def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ...]) -> "_Perspective | None":
+    """Where the camera stands, from the probable faces of about the learned size."""
+    threshold = _likely(candidates)
+    return _Perspective.fit([c for c in candidates if c.likeness > threshold and _size_fit(c.area, side) > 0.7],
+                            shape)
 
 
 def _select(image: np.ndarray, found: Found) -> Search:
     """The top faces among the candidates: each face once, never a side face."""
     scale, side, candidates = found.scale, found.side, found.candidates
     search = Search(side=side / scale)
-    perspective = found.perspective()
+    perspective = found.perspective
     _judge(found, perspective, search)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
@@ -509,7 +515,8 @@ def _select(image: np.ndarray, found: Found) -> Search:
     # that jumped the gap to a touching cube's far edge is too large)
     # (a guessed face's size proves nothing: a traced outline near the learned size goes
     # before the guess round the same glyph, whose place is only the glyph's)
-    for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else _size_fit(c.area, side))):
+    for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else
+                                                          _size_fit(c.area, found.side_at(c.corners.mean(axis=0))))):
         reason = _refusal(c, side)
         if reason is None:
             twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
@@ -588,6 +595,12 @@ class _Perspective:
         """The direction from a candidate to the point under the camera: its side faces,
         if it is a top face, lie that way; its top face, if it is a side face, the other."""
         return self.below - c.corners.mean(axis=0)
+
+    def side_at(self, point: np.ndarray, learned: float) -> float:
+        """The side of a top face at `point`, working pixels; within a third of the
+        learned side (the fit is only sure near the faces it was made from)."""
+        x, y = point - self.centre
+        return float(np.clip(self.size @ (1.0, x, y), 0.75 * learned, 1.33 * learned))
 
     def side_face_offset(self, point: np.ndarray) -> float:
         """How far a side face's middle lies from its top face's middle at `point`: half

@@ -15,7 +15,7 @@ def _judged(seed: int):
     scene = make_scene(seed, hard=False)
     throw = render(scene, seed)
     found = faces.find_candidates(throw.image)
-    perspective = found.perspective()
+    perspective = found.perspective
     tops = [scene.camera.project(cube.face("top")[2]) * found.scale for cube in scene.cubes]
     asked = found.judged()
     said = face_net.topness(found.view.small, [c.corners for c in asked], [perspective.foot_from(c) for c in asked])
