@@ -330,10 +330,12 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
                             tint, level)
         # a face of the throw's own size round the glyph, which is in a face's middle: the
         # face where the border was lost (a shadow across it, a touching cube, the rounded
-        # edge), or where the traced outline ran into a neighbour.  Made once the sizes
-        # are known (see `_found_at`)
+        # edge), or where the traced outline ran into a neighbour.  While the side is
+        # learned, only where the outline was refused (see `_found_at`)
         traced.guess = partial(_guessed, view, clean, centre, angle, sharpness=sharpness)
         found.append(traced)
+        if _refusal(traced, side) is not None:
+            found.append(traced.guess(side))
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
         middle = 0.35 * min(w, h)
@@ -488,12 +490,13 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int) -> F
     searched = _Searched()
     side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
                            key=_guess_score)
-    perspective = _perspective(candidates, side, small.shape)
-    # a guessed face round every glyph, of the size a top face has there: made only now,
-    # as its size is no evidence of the side or of the camera's place
+    # then a guessed face round every glyph, as large as a top face is at its place: its
+    # size is no evidence of the camera's place, which comes from the traced faces alone
+    traced = [c for c in candidates if not c.guessed]
+    perspective = _perspective(traced, side, small.shape)
     guessed = [c.guess(perspective.side_at(c.corners.mean(axis=0), side) if perspective else side)
-               for c in candidates if c.guess is not None]
-    return Found(view, scale, side, candidates + guessed, perspective)
+               for c in traced if c.guess is not None]
+    return Found(view, scale, side, traced + guessed, perspective)
 
 
 def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ...]) -> "_Perspective | None":
