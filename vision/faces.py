@@ -75,6 +75,8 @@ OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would b
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
 SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
+SURE_SIDE = 0.9           # outlines the face network is this sure of measure the side ...
+MIN_SURE_FACES = 3        # ... where there are this many
 
 
 @dataclass
@@ -452,6 +454,7 @@ class Found:
     side: float                   # of a top face, learned from the throw, working pixels
     candidates: list[_Candidate]
     perspective: "_Perspective | None"   # where the camera stands, if the faces' sizes say
+    notes: list[str] = field(default_factory=list)   # what the finder could not do, for the reading's notes
 
     def side_at(self, point: np.ndarray) -> float:
         """The side of a top face at `point` (faces nearer the camera look larger)."""
@@ -461,6 +464,13 @@ class Found:
         """The candidates the face network is asked about (the others are refused as not
         square)."""
         return [c for c in self.candidates if c.squareness >= SQUARE_ENOUGH]
+
+    def sure_side(self) -> float | None:
+        """The side of the traced outlines the face network is sure are top faces, if
+        there are a few (their long sides: a face seen at a slant is foreshortened)."""
+        sure = [max(c.width, c.height) for c in self.candidates
+                if not c.guessed and c.topness is not None and c.topness > SURE_SIDE]
+        return float(np.median(sure)) if len(sure) >= MIN_SURE_FACES else None
 
 
 def find_candidates(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH) -> Found:
@@ -490,13 +500,29 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int) -> F
     searched = _Searched()
     side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
                            key=_guess_score)
-    # then a guessed face round every glyph, as large as a top face is at its place: its
-    # size is no evidence of the camera's place, which comes from the traced faces alone
+    found = _judged(view, scale, side, candidates)
+    # the hand-made signs' likely faces include pairs of touching cubes and faces with
+    # their side face, which make the side learned from them too large; the faces the
+    # network is sure of do not.  Where those are clearly smaller, the candidates are
+    # looked for again with their side.  (Not where they are larger: a slanted face's
+    # long side, and a face traced with a strip of table, make that measure a little high)
+    checked = found.sure_side()
+    if checked is not None and checked < (1 - NEAR) * side:
+        return _judged(view, scale, checked, searched(view, checked, changed, outlines))
+    return found
+
+
+def _judged(view: _View, scale: float, side: float, candidates: list[_Candidate]) -> Found:
+    """The traced candidates, a guessed face round every glyph, as large as a top face
+    is at its place (its size is no evidence of the camera's place, which comes from the
+    traced faces alone), and the face network's judgement of each."""
     traced = [c for c in candidates if not c.guessed]
-    perspective = _perspective(traced, side, small.shape)
+    perspective = _perspective(traced, side, view.small.shape)
     guessed = [c.guess(perspective.side_at(c.corners.mean(axis=0), side) if perspective else side)
                for c in traced if c.guess is not None]
-    return Found(view, scale, side, traced + guessed, perspective)
+    found = Found(view, scale, side, traced + guessed, perspective)
+    _judge(found)
+    return found
 
 
 def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ...]) -> "_Perspective | None":
@@ -509,9 +535,8 @@ def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ..
 def _select(image: np.ndarray, found: Found) -> Search:
     """The top faces among the candidates: each face once, never a side face."""
     scale, side, candidates = found.scale, found.side, found.candidates
-    search = Search(side=side / scale)
+    search = Search(side=side / scale, notes=list(found.notes))
     perspective = found.perspective
-    _judge(found, perspective, search)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
     # the most face-like first, and of those the nearest the learned size (an outline
@@ -546,17 +571,17 @@ def _select(image: np.ndarray, found: Found) -> Search:
     return search
 
 
-def _judge(found: Found, perspective: "_Perspective | None", search: Search) -> None:
+def _judge(found: Found) -> None:
     """The face network's topness for every candidate not refused outright; without the
-    network, the likeness alone decides (and the search says so)."""
-    asked = found.judged()
+    network, the likeness alone decides (and the notes say so)."""
+    asked, perspective = found.judged(), found.perspective
     try:
         said = face_net.topness(found.view.small, [c.corners for c in asked],
                                 [perspective.foot_from(c) if perspective else None for c in asked])
         for c, topness in zip(asked, said):
             c.topness = float(topness)
     except ModelMissing as exc:
-        search.notes.append(f"Top faces told from side faces by their look alone: {exc}.")
+        found.notes.append(f"Top faces told from side faces by their look alone: {exc}.")
 
 
 @dataclass

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision import face_net, faces
-from vision.synth3d import make_scene, render
+from vision.synth3d import make_scene, make_throw_3d, render
 from vision.train_faces import SURE, overlap
 
 
@@ -15,10 +15,9 @@ def _judged(seed: int):
     scene = make_scene(seed, hard=False)
     throw = render(scene, seed)
     found = faces.find_candidates(throw.image)
-    perspective = found.perspective
     tops = [scene.camera.project(cube.face("top")[2]) * found.scale for cube in scene.cubes]
     asked = found.judged()
-    said = face_net.topness(found.view.small, [c.corners for c in asked], [perspective.foot_from(c) for c in asked])
+    said = np.array([c.topness for c in asked])
     return said, np.array([max(overlap(c.corners, top) for top in tops) for c in asked])
 
 
@@ -82,3 +81,16 @@ def test_training_windows_carry_their_overlap_and_a_short_training_exports_a_mod
     image = np.full((200, 200, 3), 200, np.uint8)
     assert face_net.topness(image, [np.float32([[50, 50], [110, 50], [110, 110], [50, 110]])],
                              path=out).shape == (1,)
+
+
+def test_the_side_is_measured_on_the_faces_the_network_is_sure_of(monkeypatch):
+    # throws where the hand-made signs' likely faces (pairs of touching cubes, faces with
+    # their side face) make the side learned from them over a third too large
+    throws = [make_throw_3d(seed, hard=False) for seed in (13, 55, 58)]
+
+    def learned():
+        return [found.side / found.scale / throw.size
+                for throw in throws for found in [faces.find_candidates(throw.image)]]
+    assert all(0.85 < ratio < 1.15 for ratio in learned())
+    monkeypatch.setattr(faces, "SURE_SIDE", 1.0)          # no outline sure enough: the signs' side
+    assert all(ratio > 1.35 for ratio in learned())
