@@ -179,16 +179,20 @@ class _Ground:
         return np.where((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1), wiped, plain)
 
 
-def _strongest(change: np.ndarray, reach: np.ndarray, low: float, high: float) -> tuple[float, float]:
-    """The first strong change between `low` and `high` (a local peak at least FIRST_EDGE
-    of the strongest: the top face's own border comes before the side face's outer edge,
-    which is often the stronger), and its size."""
-    window = np.flatnonzero((reach >= low) & (reach <= high))
-    values = change[window]
-    padded = np.concatenate([[-1.0], values, [-1.0]])
-    peaks = (values >= FIRST_EDGE * values.max()) & (values >= padded[:-2]) & (values >= padded[2:])
-    at = int(window[int(np.argmax(peaks)) if peaks.any() else int(np.argmax(values))])
-    return float(reach[at]), float(change[at])
+def _strongest(change: np.ndarray, reach: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along each row of `change`, the first strong change between its `low` and `high`
+    (a local peak at least FIRST_EDGE of the row's strongest: the top face's own border
+    comes before the side face's outer edge, which is often the stronger), and its size.
+    All rows at once: this runs for every seed at every side tried."""
+    inside = (reach[None, :] >= low[:, None]) & (reach[None, :] <= high[:, None])
+    values = np.where(inside, change, -1.0)           # outside the window: below any change
+    edge = np.full((len(values), 1), -1.0)
+    before = np.concatenate([edge, values[:, :-1]], axis=1)
+    after = np.concatenate([values[:, 1:], edge], axis=1)
+    peaks = inside & (values >= FIRST_EDGE * values.max(axis=1, keepdims=True)) & (values >= before) \
+        & (values >= after)
+    at = np.where(peaks.any(axis=1), peaks.argmax(axis=1), values.argmax(axis=1))
+    return reach[at].astype(np.float64), change[np.arange(len(values)), at].astype(np.float64)
 
 
 def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float):
@@ -213,21 +217,22 @@ def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float)
                         axis=1).reshape(12, len(reach))
     profiles = cv2.GaussianBlur(profiles, (5, 1), 1.0)
     changes = (np.abs(np.gradient(profiles, axis=1)) / step).reshape(4, 3, len(reach))
-    lines, reaches, sharpness = [], [], []
+    found, sharp = _strongest(changes[:, 0], reach, np.full(4, reach[0]), np.full(4, reach[int(len(reach) * 0.85)]))
+    sharpness = sharp / (profiles[0::3, 0] + 1)
+    reaches = [float(r) for r in found]
+    ends, _ = _strongest(changes[:, 1:].reshape(8, -1), reach, np.repeat(found - 0.15 * side, 2),
+                         np.repeat(found + 0.15 * side, 2))
+    ends = ends.reshape(4, 2)
+    lines = []
     for k in range(4):
-        found, sharp = _strongest(changes[k, 0], reach, reach[0], reach[int(len(reach) * 0.85)])
-        reaches.append(found)
-        sharpness.append(sharp / (profiles[3 * k, 0] + 1))
-        ends = []
-        for strip, offset in ((1, -0.25 * side), (2, 0.25 * side)):
-            end, _ = _strongest(changes[k, strip], reach, found - 0.15 * side, found + 0.15 * side)
-            ends.append(centre + end * along[k] + offset * normal[k])
-        lines.append((ends[0], ends[1] - ends[0]))
+        first, second = (centre + end * along[k] + offset * normal[k]
+                         for end, offset in zip(ends[k], (-0.25 * side, 0.25 * side)))
+        lines.append((first, second - first))
     rectangle = _corners(centre, angle, reaches)
     corners = [_meet(lines[k], lines[(k + 1) % 4]) for k in range(4)]
     if any(c is None for c in corners) or not _like(np.array(corners, np.float32), rectangle):
-        return rectangle, reaches, min(sharpness)      # the tilted edges do not make a face: the plain rectangle
-    return np.array(corners, np.float32), reaches, min(sharpness)
+        return rectangle, reaches, float(sharpness.min())      # the tilted edges do not make a face: the plain rectangle
+    return np.array(corners, np.float32), reaches, float(sharpness.min())
 
 
 def _middle(strips: np.ndarray) -> np.ndarray:
