@@ -61,13 +61,19 @@ def _hulls(mask: np.ndarray) -> list[np.ndarray]:
 def _separate(score: np.ndarray, hull: np.ndarray, face_area: float) -> list[np.ndarray]:
     """A region the size of several faces is touching cubes: their faces are brighter
     than the rounded edges between them, so a higher threshold inside it parts them."""
+    # worked on round the region only (with a margin, so the opening sees the same
+    # background at its edge as in the whole photo)
+    points = hull.reshape(-1, 2).astype(np.int32)
+    x0, y0 = np.maximum(points.min(axis=0) - 2, 0)
+    x1, y1 = np.minimum(points.max(axis=0) + 3, (score.shape[1], score.shape[0]))
+    score = score[y0:y1, x0:x1]
     blob = np.zeros(score.shape, np.uint8)
-    cv2.fillConvexPoly(blob, hull.reshape(-1, 2).astype(np.int32), 255)
-    inside = score[blob > 0]
+    cv2.fillConvexPoly(blob, points - (x0, y0), 255)
+    brightest = np.percentile(score[blob > 0], 90)
     for share in (0.75, 0.85, 0.92):
-        mask = ((score > share * np.percentile(inside, 90)) & (blob > 0)).astype(np.uint8) * 255
+        mask = ((score > share * brightest) & (blob > 0)).astype(np.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        parts = [h for h in _hulls(mask) if 0.35 * face_area < cv2.contourArea(h) < 1.6 * face_area]
+        parts = [h + (x0, y0) for h in _hulls(mask) if 0.35 * face_area < cv2.contourArea(h) < 1.6 * face_area]
         if len(parts) >= 2:
             return parts
     return [hull]
