@@ -495,13 +495,22 @@ def find_candidates(image: np.ndarray, background: np.ndarray | None = None, wid
     are smaller than SMALL_SIDE, they are looked for again on a finer copy of the photo
     (their glyphs' strokes are a pixel or two wide at the usual working size)."""
     found = _found_at(image, background, width)
-    finer = min(image.shape[1], int(width * SMALL_SIDE / max(found.side, 1.0)))
-    if finer > width * 1.2 and any(_refusal(c, found.side) is None for c in found.candidates):
-        return _found_at(image, background, finer)
-    return found
+    finer = _finer_width(image, width, found.side, found.candidates)
+    return found if finer is None else _found_at(image, background, finer, last=True)
 
 
-def _found_at(image: np.ndarray, background: np.ndarray | None, width: int) -> Found:
+def _finer_width(image: np.ndarray, width: int, side: float, candidates: list[_Candidate]) -> int | None:
+    """The width of the finer copy to look again in, if the faces are small ones."""
+    finer = min(image.shape[1], int(width * SMALL_SIDE / max(side, 1.0)))
+    if finer > width * 1.2 and any(_refusal(c, side) is None for c in candidates):
+        return finer
+    return None
+
+
+def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last: bool = False) -> Found:
+    """The candidates on a copy of the photo `width` wide, judged by the face network,
+    unless the side learned says they are to be looked for again on a finer copy (and
+    this is not it already)."""
     scale = min(1.0, width / image.shape[1])
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     changed = _changed(image, background, scale)
@@ -517,6 +526,8 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int) -> F
     searched = _Searched()
     side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
                            key=_guess_score)
+    if not last and _finer_width(image, width, side, candidates) is not None:
+        return Found(view, scale, side, candidates, None)     # small faces: judged on the finer copy
     found = _judged(view, scale, side, candidates)
     # the hand-made signs' likely faces include pairs of touching cubes and faces with
     # their side face, which make the side learned from them too large; the faces the
