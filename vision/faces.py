@@ -524,17 +524,26 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
         guesses = [g for g in guesses if not 0.75 < bright / g < 1.33] + [bright]
     view = _View.of(small)
     searched = _Searched()
-    side, candidates = max((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
-                           key=_guess_score)
+    learned = sorted((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
+                     key=_guess_score, reverse=True)
+    side, candidates = learned[0]
     if not last and _finer_width(image, width, side, candidates) is not None:
         return Found(view, scale, side, candidates, None)     # small faces: judged on the finer copy
     found = _judged(view, scale, side, candidates)
+    # where the network is sure of hardly any face at the side the signs liked best (a
+    # table's squares as large as faces), the next side it is sure of faces at
+    if found.sure_side() is None:
+        for side, candidates in learned[1:]:
+            other = _judged(view, scale, side, candidates)
+            if other.sure_side() is not None:
+                found = other
+                break
     # the hand-made signs' likely faces include pairs of touching cubes and faces with
     # their side face, which make the side learned from them too large; the faces the
     # network is sure of do not.  Where those are clearly smaller, the candidates are
     # looked for again with their side.  (Not where they are larger: a slanted face's
     # long side, and a face traced with a strip of table, make that measure a little high)
-    checked = found.sure_side()
+    side, checked = found.side, found.sure_side()
     if checked is not None and checked < (1 - NEAR) * side:
         return _judged(view, scale, checked, searched(view, checked, changed, outlines))
     return found
