@@ -66,7 +66,7 @@ NEAR = 0.15               # two sides this close (as a share) find the same face
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
 CHANGED = 30              # grey levels that count as a change from the empty table
 GUESSED = 0.8             # a face guessed round a glyph counts as this square (less than one traced)
-GUESS_FIT = 0.9           # and its size as this good a fit: it has the learned size by making, not by finding
+GUESS_FIT = 0.9           # and its size as this good a fit: it has the expected size by making, not by finding
 MIN_FOR_PERSPECTIVE = 5   # probable faces needed to work out where the camera is
 FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's width (Pi camera 0.83, phones 0.7-0.9)
 LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
@@ -529,12 +529,12 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
     side, candidates = learned[0]
     if not last and _finer_width(image, width, side, candidates) is not None:
         return Found(view, scale, side, candidates, None)     # small faces: judged on the finer copy
-    found = _judged(view, scale, side, candidates)
+    found = _completed(view, scale, side, candidates)
     # where the network is sure of hardly any face at the side the signs liked best (a
     # table's squares as large as faces), the next side it is sure of faces at
     if found.sure_side() is None:
         for side, candidates in learned[1:]:
-            other = _judged(view, scale, side, candidates)
+            other = _completed(view, scale, side, candidates)
             if other.sure_side() is not None:
                 found = other
                 break
@@ -545,11 +545,11 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
     # long side, and a face traced with a strip of table, make that measure a little high)
     side, checked = found.side, found.sure_side()
     if checked is not None and checked < (1 - NEAR) * side:
-        return _judged(view, scale, checked, searched(view, checked, changed, outlines))
+        return _completed(view, scale, checked, searched(view, checked, changed, outlines))
     return found
 
 
-def _judged(view: _View, scale: float, side: float, candidates: list[_Candidate]) -> Found:
+def _completed(view: _View, scale: float, side: float, candidates: list[_Candidate]) -> Found:
     """The traced candidates, a guessed face round every glyph, as large as a top face
     is at its place (its size is no evidence of the camera's place, which comes from the
     traced faces alone), and the face network's judgement of each."""
