@@ -195,6 +195,12 @@ def _strongest(change: np.ndarray, reach: np.ndarray, low: np.ndarray, high: np.
     return reach[at].astype(np.float64), change[np.arange(len(values)), at].astype(np.float64)
 
 
+# where the strips run across an axis, as shares of the side: seven over the middle, five
+# either side of it at a quarter of the side (for the tilt of the face's edge)
+STRIPS = np.concatenate([np.linspace(-0.22, 0.22, 7), -0.25 + np.linspace(-0.08, 0.08, 5),
+                         0.25 + np.linspace(-0.08, 0.08, 5)]).astype(np.float32)
+
+
 def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float):
     """The face round a seed: along each of its four axes, where the glyph-free image
     first changes strongly (the border, in a strip as wide as half a face, its median
@@ -205,8 +211,7 @@ def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float)
     (change per pixel over the face's brightness)."""
     step = 0.5
     reach = np.arange(0.22 * side, 1.0 * side, step, dtype=np.float32)
-    across = np.concatenate([np.linspace(-0.22, 0.22, 7), -0.25 + np.linspace(-0.08, 0.08, 5),
-                             0.25 + np.linspace(-0.08, 0.08, 5)]).astype(np.float32) * side
+    across = STRIPS * side
     turns = angle + np.arange(4) * np.pi / 2
     along = np.stack([np.cos(turns), np.sin(turns)], axis=1).astype(np.float32)        # 4 x 2
     normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
@@ -386,9 +391,10 @@ def _inside(small: np.ndarray, gray: np.ndarray, clean: np.ndarray,
     face = cv2.warpPerspective(clean, to_patch, (24, 24))
     ink = cv2.warpPerspective(gray, to_patch, (24, 24)).astype(np.float32)
     level = float(np.partition(face.ravel(), 288)[288]) + 1         # the median (np.median is slow)
-    darkest = float(np.partition(ink.ravel(), 28)[28])               # the 5th percentile
+    ranked = np.partition(ink.ravel(), (28, 345))
+    darkest = float(ranked[28])                                      # the 5th percentile
     colour = cv2.warpPerspective(small, to_patch, (24, 24)).reshape(-1, 3).astype(np.float32)
-    lighter = colour[ink.ravel() >= np.partition(ink.ravel(), 345)[345]].mean(axis=0)   # the top 40 %
+    lighter = colour[ink.ravel() >= ranked[345]].mean(axis=0)        # the top 40 %
     tint = float((lighter.max() - lighter.min()) / (lighter.max() + 1))
     return float(face.std() / level), float((level - darkest) / level), tint, level
 
