@@ -479,6 +479,10 @@ class Found:
     perspective: "_Perspective | None"   # where the camera stands, if the faces' sizes say
     notes: list[str] = field(default_factory=list)   # what the finder could not do, for the reading's notes
 
+    def foot_of(self, c: _Candidate) -> np.ndarray | None:
+        """The direction of the camera's foot from a candidate, if the camera's place is known."""
+        return self.perspective.foot_from(c) if self.perspective else None
+
     def side_at(self, point: np.ndarray) -> float:
         """The side of a top face at `point` (faces nearer the camera look larger)."""
         return self.perspective.side_at(point, self.side) if self.perspective else self.side
@@ -536,12 +540,14 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
     if not last and _finer_width(image, width, side, candidates) is not None:
         return Found(view, scale, side, candidates, None)     # small faces: judged on the finer copy
     found = _completed(view, scale, side, candidates)
+    checked = found.sure_side()
     # where the network is sure of hardly any face at the side the signs liked best (a
     # table's squares as large as faces), the next side it is sure of faces at
-    if found.sure_side() is None:
+    if checked is None:
         for side, candidates in learned[1:]:
             other = _completed(view, scale, side, candidates)
-            if other.sure_side() is not None:
+            checked = other.sure_side()
+            if checked is not None:
                 found = other
                 break
     # the hand-made signs' likely faces include pairs of touching cubes and faces with
@@ -549,8 +555,7 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
     # network is sure of do not.  Where those are clearly smaller, the candidates are
     # looked for again with their side.  (Not where they are larger: a slanted face's
     # long side, and a face traced with a strip of table, make that measure a little high)
-    side, checked = found.side, found.sure_side()
-    if checked is not None and checked < (1 - NEAR) * side:
+    if checked is not None and checked < (1 - NEAR) * found.side:
         return _completed(view, scale, checked, searched(view, checked, changed, outlines))
     return found
 
@@ -617,10 +622,10 @@ def _select(image: np.ndarray, found: Found) -> Search:
 def _judge(found: Found) -> None:
     """The face network's topness for every candidate not refused outright; without the
     network, the likeness alone decides (and the notes say so)."""
-    asked, perspective = found.judged(), found.perspective
+    asked = found.judged()
     try:
         said = face_net.topness(found.view.small, [c.corners for c in asked],
-                                [perspective.foot_from(c) if perspective else None for c in asked])
+                                [found.foot_of(c) for c in asked])
         for c, topness in zip(asked, said):
             c.topness = float(topness)
     except ModelMissing as exc:

@@ -46,10 +46,10 @@ def throw_windows(seed: int) -> tuple[np.ndarray, np.ndarray]:
     scene = make_scene(seed, fonts=train_fonts(), hard=seed % 3 == 0, red_set="later" if seed % 4 == 3 else "classic")
     throw = render(scene, seed)
     found = find_candidates(throw.image)
-    perspective = found.perspective          # as the finder works it out, not the scene's truth
     tops = [scene.camera.project(cube.face("top")[2]) * found.scale for cube in scene.cubes]
     asked = found.judged()
-    windows = [window(found.view.small, c.corners, perspective.foot_from(c) if perspective else None) for c in asked]
+    # the camera's foot as the finder works it out, not the scene's truth
+    windows = [window(found.view.small, c.corners, found.foot_of(c)) for c in asked]
     overlaps = [max(overlap(c.corners, top) for top in tops) for c in asked]
     return np.array(windows, np.uint8).reshape(-1, WINDOW, WINDOW, 3), np.array(overlaps, np.float32)
 
