@@ -61,6 +61,8 @@ ALIKE = 0.5               # ... lit alike, the one nearer the learned size, if a
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
+MERGED_REACH = 3.0        # ... a blob up to this wide may be a letter joined to edge lines, and is parted
+EDGE_LINE = 0.08          # of the side: dark lines this thin (a cube's edge, a gap) are not letter strokes
 MOST_OUTLINES = 40        # more bright outlines than three throws have cubes are the table's pattern
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
@@ -128,14 +130,30 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
     ink = (dark / (gray_f + dark + 10) > INK_DEPTH).astype(np.uint8) * 255
     if changed is not None:
         ink &= changed
-    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _disc(side * 0.12))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     seeds = []
-    for x, y, w, h, area in stats[1:]:
-        extent = max(w, h)
-        if 0.2 * side <= extent <= SEED_REACH * side and area >= 0.015 * side * side:
-            seeds.append((int(x), int(y), int(w), int(h)))
+    for x, y, w, h, blob in _marks(ink, side):
+        if max(w, h) <= SEED_REACH * side:
+            seeds.append((x, y, w, h))
+        elif max(w, h) <= MERGED_REACH * side:
+            # a letter joined to a cube's dark edge or the gap between touching cubes:
+            # those are lines a pixel or two wide, which an opening wipes off the letter
+            alone = cv2.morphologyEx(ink[y:y + h, x:x + w] & blob, cv2.MORPH_OPEN, _disc(side * EDGE_LINE))
+            seeds += [(x + a, y + b, c, d) for a, b, c, d, _ in _marks(alone, side)
+                      if max(c, d) <= SEED_REACH * side]
     return seeds
+
+
+def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.ndarray]]:
+    """The marks in an ink map once each letter's pieces are joined, large enough to be
+    a letter: their boxes, and each mark's own pixels within its box."""
+    joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _disc(side * 0.12))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    marks = []
+    for label, (x, y, w, h, area) in enumerate(stats[1:], start=1):
+        if max(w, h) >= 0.2 * side and area >= 0.015 * side * side:
+            blob = (labels[y:y + h, x:x + w] == label).astype(np.uint8) * 255
+            marks.append((int(x), int(y), int(w), int(h), blob))
+    return marks
 
 
 class AxisField:

@@ -1,0 +1,41 @@
+"""Glyph seeds: the dark marks a face is looked for round."""
+import cv2
+import numpy as np
+
+from vision import faces
+from vision.synth3d import make_throw_3d
+
+SIDE = 40
+
+
+def _face_with_n(edge_line: bool) -> np.ndarray:
+    """A pale face with a bold N on it, and maybe a cube's dark edge line running into
+    the N's right stroke and on for two faces' length (the gap to a touching cube)."""
+    image = np.full((200, 300), 215, np.uint8)
+    x, y, h, stroke = 100, 80, 26, 5
+    cv2.line(image, (x, y + h), (x, y), 30, stroke)
+    cv2.line(image, (x, y), (x + 20, y + h), 30, stroke)
+    cv2.line(image, (x + 20, y + h), (x + 20, y), 30, stroke)
+    if edge_line:
+        cv2.line(image, (x + 16, y + h // 2), (x + 20 + 2 * SIDE, y + h // 2 + 6), 60, 1)
+    return image
+
+
+def _letter_sized(seeds):
+    return [(x, y, w, h) for x, y, w, h in seeds if max(w, h) > 0.5 * SIDE]
+
+
+def test_a_letter_joined_to_an_edge_line_is_still_a_seed():
+    alone = _letter_sized(faces.glyph_seeds(_face_with_n(False), SIDE))
+    joined = _letter_sized(faces.glyph_seeds(_face_with_n(True), SIDE))
+    assert len(alone) == 1 and len(joined) == 1
+    assert np.abs(np.subtract(joined[0], alone[0])).max() <= 2      # the letter's box, give or take a stub
+
+
+def test_touching_cubes_whose_letters_run_into_the_gap_are_read():
+    # 3-D throws where a top face's letter and the dark gap or edge beside it made one
+    # mark too wide for a letter, and the cube was not looked for at all
+    for seed, (x, y) in ((119, (931, 147)), (266, (1333, 237))):
+        throw = make_throw_3d(seed, hard=False)
+        found = faces.search_faces(throw.image)
+        assert any(np.hypot(*(np.array(f.centre) - (x, y))) < 0.3 * throw.size for f in found.faces), seed
