@@ -76,6 +76,7 @@ CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera'
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
 SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness
+TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart or more (slack for the outlines)
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 SURE_SIDE = 0.9           # outlines the face network is this sure of measure the side ...
 MIN_SURE_FACES = 3        # ... where there are this many
@@ -630,6 +631,14 @@ def _select(image: np.ndarray, found: Found) -> Search:
             search.rejected.append(Rejected(order_corners(c.corners / scale), reason))
             continue
         kept.append(c)
+    # two faces closer than two cubes' top faces can be (in one plane, the table's, a
+    # side apart or more): one is a side face the signs did not tell, and either may be
+    for i, c in enumerate(kept):
+        for k in kept[i + 1:]:
+            middles = c.corners.mean(axis=0), k.corners.mean(axis=0)
+            if np.linalg.norm(middles[0] - middles[1]) < TOO_CLOSE * found.side_at((middles[0] + middles[1]) / 2):
+                rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
+                rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
     for c in kept:
         corners = order_corners(c.corners / scale)
         search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score,

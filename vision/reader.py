@@ -271,6 +271,27 @@ def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejecte
     return [g for g in glyphs if any(g is k for k in keep)]
 
 
+def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[Rejected]) -> list[_Glyph]:
+    """The candidates that are the throw's cubes, where there are more candidates than
+    cubes: those that together are most plausible and fit the cubes best.  A phantom (a
+    side face, a shadow) that is fairly plausible on its own still makes a poor set if
+    its letter is on no cube left, and it would push a real cube off its own letter.
+    Both are counted as odds: the plausibility's, and the network's odds of each glyph's
+    letter on the cube it is given over its likeliest letter (TEMPERATURE per factor e)."""
+    extra = len(glyphs) - len(cubes)
+    if extra <= 0:
+        return glyphs
+    pushed = (_costs(glyphs, cubes) - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
+    doubt = np.array([[-np.log(max(g.plausibility, NET_FLOOR))] for g in glyphs])
+    keep_cost = np.hstack([pushed + doubt, np.zeros((len(glyphs), extra))])   # the last columns: not a cube
+    kept = [column < len(cubes) for column in assign(keep_cost)]
+    for g, keep in zip(glyphs, kept):
+        if not keep:
+            rejected.append(Rejected(g.corners, f"less like one of the throw's cubes than the {len(cubes)} kept "
+                                                f"(plausibility {g.plausibility:.2f})"))
+    return [g for g, keep in zip(glyphs, kept) if keep]
+
+
 def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
     """Several frames of the same throw: each glyph of the first frame with the glyphs at
     the same place in the others, their letter distances averaged and their ink colour
@@ -311,11 +332,13 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     glyphs = _combine([_glyphs(image, background, rejected if i == 0 else [], cube_set == "any",
                                notes if i == 0 else [])
                        for i, image in enumerate(images)])
-    most = len(cube_list(cube_set, expected)) if expected and cube_set != "any" else expected
-    if not most and cube_set != "any":
-        most = len(pq.cubes(True, cube_set))      # no more cubes than the largest throw
-    glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
-    cubes = cube_list(cube_set, expected or len(glyphs))
+    if expected and cube_set != "any":
+        cubes = cube_list(cube_set, expected)
+        glyphs = _keep_fitting(glyphs, cubes, rejected)
+    else:
+        most = expected or (len(pq.cubes(True, cube_set)) if cube_set != "any" else None)   # no more than the largest throw
+        glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
+        cubes = cube_list(cube_set, len(glyphs))
     reading = Reading(cube_faces=cubes, notes=notes)
     owners, choices = _decide(glyphs, cubes)
     doubtful = _worth_asking(glyphs, choices)
