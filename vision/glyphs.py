@@ -17,6 +17,9 @@ HOG_WEIGHT = 0.75           # the rest of the feature is the glyph's coarse 8x8 
 RED_THRESHOLD = 0.18        # (red - mean of green and blue) of the ink, after white balance
 MARGIN = 0.07              # of the face's side, cut off all round: the cube's rounded edge
 BAR_ASPECT = 3.0            # a piece of ink this much longer than thick is an orientation bar
+APART = 0.15                # of the face: a piece of ink this far from the glyph, and within
+EDGE_BAND = 0.08            # ... this of the face's edge, and spanning less than
+GLYPH_SPAN = 0.6            # ... this share of the glyph along that edge, is not part of it
 
 
 @dataclass
@@ -77,6 +80,8 @@ def extract_ink(face: np.ndarray) -> Ink | None:
         if i != main[0] and beside and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
             bar_below = _bar_turns(centroids[i], centroids[main[0]])
             continue
+        if i != main[0] and _past_the_outline((x, y, w, h), (mx, my, mw, mh), inner):
+            continue
         keep[labels == i] = 255
     coverage = float((keep > 0).mean())
     if not 0.02 < coverage < 0.6:
@@ -86,6 +91,20 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
     return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped))
+
+
+def _past_the_outline(piece, glyph, inner: int) -> bool:
+    """Whether a piece of ink is the side face's letter seen past an outline a little too
+    large: well apart from the glyph, at the face's edge, and short across the gap (a
+    stroke of the letter itself, like an H's stem cut off by a blurred bar, runs the
+    glyph's whole height)."""
+    x, y, w, h = piece
+    mx, my, mw, mh = glyph
+    across_x, across_y = max(x - (mx + mw), mx - (x + w)), max(y - (my + mh), my - (y + h))
+    gap = max(across_x, across_y)
+    edge = min(x, y, inner - (x + w), inner - (y + h))
+    spans = w / mw if across_y >= across_x else h / mh     # along the gap's edge, against the glyph's
+    return gap > APART * inner and edge < EDGE_BAND * inner and spans < GLYPH_SPAN
 
 
 def _elongation(piece: np.ndarray) -> float:

@@ -1,0 +1,35 @@
+"""The glyph's ink on a straightened face: what belongs to the letter and what does not."""
+import cv2
+import numpy as np
+
+from vision.glyphs import extract_ink
+
+SIZE = 96
+
+
+def _face() -> np.ndarray:
+    return np.full((SIZE, SIZE, 3), 225, np.uint8)
+
+
+def _ink_columns(mask: np.ndarray) -> np.ndarray:
+    return np.nonzero(mask.any(axis=0))[0]
+
+
+def test_a_side_face_letter_seen_past_the_outline_is_not_part_of_the_glyph():
+    face = _face()
+    cv2.rectangle(face, (26, 14), (70, 22), (30, 30, 30), -1)           # a T in the upper part
+    cv2.rectangle(face, (44, 14), (52, 52), (30, 30, 30), -1)
+    cv2.rectangle(face, (42, 76), (56, 88), (30, 30, 30), -1)           # a squashed piece at the bottom edge
+    ink = extract_ink(face)
+    assert ink is not None
+    assert ink.mask[70:, :].max() == 0
+    assert ink.mask[14:52, 44:52].all()
+
+
+def test_an_h_whose_bar_faded_keeps_both_stems():
+    face = _face()
+    cv2.rectangle(face, (24, 18), (34, 78), (30, 30, 30), -1)
+    cv2.rectangle(face, (62, 18), (72, 78), (30, 30, 30), -1)
+    ink = extract_ink(face)
+    columns = _ink_columns(ink.mask)
+    assert columns.min() <= 25 and columns.max() >= 71
