@@ -51,6 +51,8 @@ WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the
 FACE_PIXELS = 96          # the straightened face
 FIRST_SIDES = (0.04, 0.08)   # of the photo's width: first guesses at a face's side
 INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
+FAINT = 0.8               # ... and a fainter stroke joined to one, this share as dark
+FAINT_GAIN = 1.5          # a letter so joined is a seed of its own where its box is this much larger
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
 SIZES = (0.3, 2.2)         # a top face's area, in squares of the learned side (near cubes look bigger)
 FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is the face's border
@@ -128,9 +130,25 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
     pieces are joined.  `clean`: `closed(gray, side)`, if already made."""
     gray_f = gray.astype(np.float32)
     dark = (closed(gray, side) if clean is None else clean) - gray_f     # a black-hat
-    ink = (dark / (gray_f + dark + 10) > INK_DEPTH).astype(np.uint8) * 255
+    depth = dark / (gray_f + dark + 10)
+    strong = (depth > INK_DEPTH).astype(np.uint8) * 255
+    faint = (depth > INK_DEPTH * FAINT).astype(np.uint8) * 255
     if changed is not None:
-        ink &= changed
+        strong &= changed
+        faint &= changed
+    seeds = _seeds(strong, side)
+    # a blurred letter's thin strokes leave only pieces of it dark enough: the fainter
+    # ink joins them into the whole letter, a seed of its own where it is more than its
+    # pieces
+    for x, y, w, h in _seeds(_with_faint_parts(strong, faint), side):
+        inside = [s for s in seeds if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
+        if all(s[2] * s[3] * FAINT_GAIN < w * h for s in inside):
+            seeds.append((x, y, w, h))
+    return seeds
+
+
+def _seeds(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int]]:
+    """The boxes round the letter-sized marks of an ink map."""
     seeds = []
     for x, y, w, h, blob in _marks(ink, side):
         if max(w, h) <= SEED_REACH * side:
@@ -142,6 +160,16 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
             seeds += [(x + a, y + b, c, d) for a, b, c, d, _ in _marks(alone, side)
                       if max(c, d) <= SEED_REACH * side]
     return seeds
+
+
+def _with_faint_parts(strong: np.ndarray, faint: np.ndarray) -> np.ndarray:
+    """The ink, with the fainter marks joined to it (a blurred letter's thin strokes,
+    which leave only pieces of it dark enough): a hysteresis threshold, 0/255."""
+    count, labels = cv2.connectedComponents(faint, connectivity=8)
+    inked = np.zeros(count, bool)
+    inked[np.unique(labels[strong > 0])] = True
+    inked[0] = False
+    return inked[labels].astype(np.uint8) * 255
 
 
 def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.ndarray]]:

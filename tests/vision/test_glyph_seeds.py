@@ -39,3 +39,15 @@ def test_touching_cubes_whose_letters_run_into_the_gap_are_read():
         throw = make_throw_3d(seed, hard=False)
         found = faces.search_faces(throw.image)
         assert any(np.hypot(*(np.array(f.centre) - (x, y))) < 0.3 * throw.size for f in found.faces), seed
+
+
+def test_a_blurred_letter_in_pieces_is_one_seed():
+    # an N whose stems are dark enough to be ink but whose thin diagonal, blurred, is only
+    # a little fainter: the whole letter is a seed, not just its stems
+    image = np.full((200, 300), 215, np.uint8)
+    x, y, h = 100, 80, 26
+    cv2.line(image, (x, y), (x + 20, y + h), 150, 2)
+    cv2.line(image, (x, y + h), (x, y), 30, 5)
+    cv2.line(image, (x + 20, y + h), (x + 20, y), 30, 5)
+    seeds = faces.glyph_seeds(image, SIDE)
+    assert any(sx <= x - 2 and sx + w >= x + 22 and sy <= y and sy + sh >= y + h for sx, sy, w, sh in seeds)
