@@ -78,6 +78,8 @@ CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera'
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
 SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness
+UNEVEN = 0.25             # ... and below this unevenness (shade, blur, glare across a face),
+FAIR_TOP = 0.15           # ... this sure: the cube count then decides which candidates are cubes
 TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart or more (slack for the outlines)
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 SURE_SIDE = 0.9           # outlines the face network is this sure of measure the side ...
@@ -819,7 +821,7 @@ def _refusal(c: _Candidate, side: float) -> str | None:
         return f"not the size of the other faces ({np.sqrt(c.area) / side:.2f} of their side)"
     # a bold glyph the closing cannot wipe off, or a shadow's edge across a face, makes a
     # face uneven too: where the face network is sure of it, that sign is overruled
-    if c.evenness > 0.15 and (c.topness is None or c.topness < SURE_TOP):
+    if c.evenness > 0.15 and (c.topness is None or c.topness < (SURE_TOP if c.evenness > UNEVEN else FAIR_TOP)):
         return f"uneven inside ({c.evenness:.2f}): table texture or a shadow edge"
     if c.contrast < 0.35:
         return f"no dark glyph inside (contrast {c.contrast:.2f})"
