@@ -59,7 +59,7 @@ FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is 
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
-ALIKE = 0.5               # ... lit alike, the one nearer the learned size, if at least this share as face-like
+ALIKE = 0.7               # of two joined faces, one less than this share as face-like (to the network) is the side face
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
@@ -770,7 +770,7 @@ def _size_fit(area: float, side: float) -> float:
 def _top_of(c: _Candidate, k: _Candidate, side: float,
             perspective: _Perspective | None) -> tuple[_Candidate, _Candidate, bool]:
     """Of two joined faces, (the top face, the other, whether the signs disagreed).  Each
-    sign that is clear votes, the surest first: a face much more face-like than the
+    sign that is clear votes, the surest first: a face clearly more face-like than the
     other is the top one (the other is often a neighbour's side face, whose place would
     mislead); a side face lies towards the camera's foot; the light comes from above, so
     the top face is the brighter.  The first clear sign decides; with no sign, the one
