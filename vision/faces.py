@@ -77,7 +77,9 @@ LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the s
 CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
-SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness
+SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness, and
+GLYPH_CONTRAST = 0.35     # ... the glyph's contrast a face needs, which down to this
+FAINT_CONTRAST = 0.25     # ... is then enough (dim light, glare)
 UNEVEN = 0.25             # ... and below this unevenness (shade, blur, glare across a face),
 FAIR_TOP = 0.15           # ... this sure: the cube count then decides which candidates are cubes
 TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart or more (slack for the outlines)
@@ -823,7 +825,8 @@ def _refusal(c: _Candidate, side: float) -> str | None:
     # face uneven too: where the face network is sure of it, that sign is overruled
     if c.evenness > 0.15 and (c.topness is None or c.topness < (SURE_TOP if c.evenness > UNEVEN else FAIR_TOP)):
         return f"uneven inside ({c.evenness:.2f}): table texture or a shadow edge"
-    if c.contrast < 0.35:
+    # a dim or glared glyph is paler: where the face network is sure of the face, it may be
+    if c.contrast < (FAINT_CONTRAST if c.topness is not None and c.topness >= SURE_TOP else GLYPH_CONTRAST):
         return f"no dark glyph inside (contrast {c.contrast:.2f})"
     return None
 

@@ -80,6 +80,16 @@ def test_of_a_face_and_the_side_face_beside_it_the_clearly_surer_is_the_top():
     assert [c.letter for c in near] == ["E"]
 
 
+def test_pale_glyphs_on_faces_the_network_is_sure_of_are_read():
+    # a hard 3-D throw in dim light: the S and B faces' glyphs are pale (contrast 0.32-0.35
+    # against 0.35 needed), and phantoms took their places
+    throw = make_throw_3d(12, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for letter, at in (("S", (738, 827)), ("B", (700, 871))):
+        near = [c for c in reading.cubes if np.hypot(c.x - at[0], c.y - at[1]) < 0.3 * throw.size]
+        assert [c.letter for c in near] == [letter]
+
+
 def test_the_later_red_set():
     throw = make_throw(77, vulnerable=True, red_set="later")
     reading = read_image(throw.image, "later")
