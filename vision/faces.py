@@ -52,7 +52,8 @@ FACE_PIXELS = 96          # the straightened face
 FIRST_SIDES = (0.04, 0.08)   # of the photo's width: first guesses at a face's side
 INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
 FAINT = 0.8               # ... and a fainter stroke joined to one, this share as dark
-FAINT_GAIN = 1.5          # a letter so joined is a seed of its own where its box is this much larger
+FAINT_GAIN = 1.5          # a letter so joined is a seed of its own where its box is this much larger,
+SAME_MIDDLE = 0.15        # ... and its middle this far (of the side) from its dark pieces' middles
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
 SIZES = (0.3, 2.2)         # a top face's area, in squares of the learned side (near cubes look bigger)
 FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is the face's border
@@ -132,23 +133,35 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
     """Boxes (x, y, width, height) round letter-like dark marks: thinner than a fifth of a
     face, much darker than the ground round them, about the size of a letter once their
     pieces are joined.  `clean`: `closed(gray, side)`, if already made."""
-    gray_f = gray.astype(np.float32)
-    dark = (closed(gray, side) if clean is None else clean) - gray_f     # a black-hat
-    depth = dark / (gray_f + dark + 10)
-    strong = (depth > INK_DEPTH).astype(np.uint8) * 255
-    faint = (depth > INK_DEPTH * FAINT).astype(np.uint8) * 255
-    if changed is not None:
-        strong &= changed
-        faint &= changed
-    seeds = _seeds(strong, side)
-    # a blurred letter's thin strokes leave only pieces of it dark enough: the fainter
-    # ink joins them into the whole letter, a seed of its own where it is more than its
-    # pieces
-    for x, y, w, h in _seeds(_with_faint_parts(strong, faint), side):
-        inside = [s for s in seeds if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
-        if all(s[2] * s[3] * FAINT_GAIN < w * h for s in inside):
+    return _seeds(_ink(gray, side, changed, clean, INK_DEPTH), side)
+
+
+def blurred_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None,
+                         clean: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+    """Boxes round blurred letters that `glyph_seeds` finds only pieces of (their thin
+    strokes are a little too faint): the fainter ink joins the pieces into the whole
+    letter, a seed where it is more than its pieces."""
+    pieces = _seeds(strong := _ink(gray, side, changed, clean, INK_DEPTH), side)
+    seeds = []
+    for x, y, w, h in _seeds(_with_faint_parts(strong, _ink(gray, side, changed, clean, INK_DEPTH * FAINT)), side):
+        inside = [s for s in pieces if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
+        if all(s[2] * s[3] * FAINT_GAIN < w * h and not _same_middle(s, (x, y, w, h), side) for s in inside):
             seeds.append((x, y, w, h))
     return seeds
+
+
+def _ink(gray: np.ndarray, side: float, changed: np.ndarray | None, clean: np.ndarray | None,
+         depth: float) -> np.ndarray:
+    """Marks thinner than a quarter of a face and this much darker than round them, 0/255."""
+    gray_f = gray.astype(np.float32)
+    dark = (closed(gray, side) if clean is None else clean) - gray_f     # a black-hat
+    ink = (dark / (gray_f + dark + 10) > depth).astype(np.uint8) * 255
+    return ink if changed is None else ink & changed
+
+
+def _same_middle(a: tuple[int, int, int, int], b: tuple[int, int, int, int], side: float) -> bool:
+    """Whether two seeds' boxes have nearly the same middle (they would find the same face)."""
+    return bool(np.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2) < SAME_MIDDLE * side)
 
 
 def _seeds(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int]]:
@@ -176,15 +189,18 @@ def _with_faint_parts(strong: np.ndarray, faint: np.ndarray) -> np.ndarray:
     return inked[labels].astype(np.uint8) * 255
 
 
-def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.ndarray]]:
+def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.ndarray | None]]:
     """The marks in an ink map once each letter's pieces are joined, large enough to be
-    a letter: their boxes, and each mark's own pixels within its box."""
+    a letter: their boxes, and the own pixels within its box of each mark too wide to be
+    one letter."""
     joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _disc(side * 0.12))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     marks = []
     for label, (x, y, w, h, area) in enumerate(stats[1:], start=1):
         if max(w, h) >= 0.2 * side and area >= 0.015 * side * side:
-            blob = (labels[y:y + h, x:x + w] == label).astype(np.uint8) * 255
+            # the mark's own pixels, only where it may be parted (most marks are letters)
+            blob = (labels[y:y + h, x:x + w] == label).astype(np.uint8) * 255 if max(w, h) > SEED_REACH * side \
+                else None
             marks.append((int(x), int(y), int(w), int(h), blob))
     return marks
 
@@ -392,10 +408,25 @@ def _light_removed(small: np.ndarray) -> np.ndarray:
 def _candidates(view: _View, side: float, changed: np.ndarray | None,
                 outlines: list[np.ndarray]) -> list[_Candidate]:
     """A candidate round every glyph seed, and one for every outline found another way."""
+    clean = closed(view.gray, side)
+    found = _traced(view, side, clean, glyph_seeds(view.gray, side, changed, clean))
+    for corners in outlines:
+        (x, y), (w, h), angle = cv2.minAreaRect(corners)
+        middle = 0.35 * min(w, h)
+        ground = _Ground(view.blurred, clean, (x - middle, y - middle, x + middle, y + middle))
+        _, _, sharpness = face_outline(ground, np.array([x, y], np.float32), np.radians(angle), side)
+        evenness, contrast, tint, level = _inside(view.balanced, view.gray, clean, corners)
+        fill = cv2.contourArea(corners.astype(np.float32)) / max(1.0, w * h)
+        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level,
+                                min(1.0, fill)))
+    return found
+
+
+def _traced(view: _View, side: float, clean: np.ndarray, seeds: list[tuple[int, int, int, int]]) -> list[_Candidate]:
+    """A face outline traced round each glyph seed (and a guessed face where it is refused)."""
     balanced, gray, blurred, axes = view.balanced, view.gray, view.blurred, view.axes
-    clean = closed(gray, side)
     found = []
-    for x, y, w, h in glyph_seeds(gray, side, changed, clean):
+    for x, y, w, h in seeds:
         centre = np.array([x + w / 2, y + h / 2], np.float32)
         ground = _Ground(blurred, clean, (x - 0.15 * w, y - 0.15 * h, x + 1.15 * w, y + 1.15 * h))
         angle = axes.angle(centre[0], centre[1], side * 0.6)
@@ -411,15 +442,6 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
         found.append(traced)
         if _refusal(traced, side) is not None:
             found.append(traced.guess(side))
-    for corners in outlines:
-        (x, y), (w, h), angle = cv2.minAreaRect(corners)
-        middle = 0.35 * min(w, h)
-        ground = _Ground(blurred, clean, (x - middle, y - middle, x + middle, y + middle))
-        _, _, sharpness = face_outline(ground, np.array([x, y], np.float32), np.radians(angle), side)
-        evenness, contrast, tint, level = _inside(balanced, gray, clean, corners)
-        fill = cv2.contourArea(corners.astype(np.float32)) / max(1.0, w * h)
-        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level,
-                                min(1.0, fill)))
     return found
 
 
@@ -590,13 +612,13 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
     side, candidates = learned[0]
     if not last and _finer_width(image, width, side, candidates) is not None:
         return Found(view, scale, side, candidates, None)     # small faces: judged on the finer copy
-    found = _completed(view, scale, side, candidates)
+    found = _completed(view, scale, side, candidates, changed)
     checked = found.sure_side()
     # where the network is sure of hardly any face at the side the signs liked best (a
     # table's squares as large as faces), the next side it is sure of faces at
     if checked is None:
         for side, candidates in learned[1:]:
-            other = _completed(view, scale, side, candidates)
+            other = _completed(view, scale, side, candidates, changed)
             checked = other.sure_side()
             if checked is not None:
                 found = other
@@ -607,16 +629,22 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
     # looked for again with their side.  (Not where they are larger: a slanted face's
     # long side, and a face traced with a strip of table, make that measure a little high)
     if checked is not None and checked < (1 - NEAR) * found.side:
-        return _completed(view, scale, checked, searched(view, checked, changed, outlines))
+        return _completed(view, scale, checked, searched(view, checked, changed, outlines), changed)
     return found
 
 
-def _completed(view: _View, scale: float, side: float, candidates: list[_Candidate]) -> Found:
-    """The traced candidates, a guessed face round every glyph, as large as a top face
-    is at its place (its size is no evidence of the camera's place, which comes from the
-    traced faces alone), and the face network's judgement of each."""
+def _completed(view: _View, scale: float, side: float, candidates: list[_Candidate],
+               changed: np.ndarray | None) -> Found:
+    """The traced candidates, and those round blurred letters (looked for once the side is
+    known: they are little help in learning it, and cost a trace each), a guessed face round
+    every glyph, as large as a top face is at its place (its size is no evidence of the
+    camera's place, which comes from the traced faces alone), and the face network's
+    judgement of each."""
     traced = [c for c in candidates if not c.guessed]
     perspective = _perspective(traced, side, view.small.shape)
+    clean = closed(view.gray, side)
+    traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, clean))
+               if not c.guessed]
     guessed = [c.guess(perspective.side_at(c.corners.mean(axis=0), side) if perspective else side)
                for c in traced if c.guess is not None]
     found = Found(view, scale, side, traced + guessed, perspective)

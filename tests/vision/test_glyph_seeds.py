@@ -49,5 +49,5 @@ def test_a_blurred_letter_in_pieces_is_one_seed():
     cv2.line(image, (x, y), (x + 20, y + h), 150, 2)
     cv2.line(image, (x, y + h), (x, y), 30, 5)
     cv2.line(image, (x + 20, y + h), (x + 20, y), 30, 5)
-    seeds = faces.glyph_seeds(image, SIDE)
+    seeds = faces.blurred_letter_seeds(image, SIDE)
     assert any(sx <= x - 2 and sx + w >= x + 22 and sy <= y and sy + sh >= y + h for sx, sy, w, sh in seeds)
