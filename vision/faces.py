@@ -65,7 +65,7 @@ JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
 MERGED_REACH = 3.0        # ... a blob up to this wide may be a letter joined to edge lines, and is parted
-EDGE_LINE = 0.08          # of the side: dark lines this thin (a cube's edge, a gap) are not letter strokes
+EDGE_LINES = (0.08, 0.13)  # of the side: dark lines this thin (a cube's edge, a gap) are not letter strokes
 MOST_OUTLINES = 40        # more bright outlines than three throws have cubes are the table's pattern
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
@@ -166,16 +166,25 @@ def _same_middle(a: tuple[int, int, int, int], b: tuple[int, int, int, int], sid
 
 def _seeds(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int]]:
     """The boxes round the letter-sized marks of an ink map."""
-    seeds = []
+    seeds, joined = [], []
     for x, y, w, h, blob in _marks(ink, side):
         if max(w, h) <= SEED_REACH * side:
             seeds.append((x, y, w, h))
         elif max(w, h) <= MERGED_REACH * side:
-            # a letter joined to a cube's dark edge or the gap between touching cubes:
-            # those are lines a pixel or two wide, which an opening wipes off the letter
-            alone = cv2.morphologyEx(ink[y:y + h, x:x + w] & blob, cv2.MORPH_OPEN, _disc(side * EDGE_LINE))
-            seeds += [(x + a, y + b, c, d) for a, b, c, d, _ in _marks(alone, side)
-                      if max(c, d) <= SEED_REACH * side]
+            joined.append((x, y, w, h, blob))
+    # a letter joined to a cube's dark edge or the gap between touching cubes: those are
+    # lines a pixel or two wide, which an opening wipes off the letter; what is still too
+    # wide is opened wider (an edge in shade beside a bold letter)
+    for line in EDGE_LINES:
+        still = []
+        for x, y, w, h, blob in joined:
+            alone = cv2.morphologyEx(ink[y:y + h, x:x + w] & blob, cv2.MORPH_OPEN, _disc(side * line))
+            for a, b, c, d, part in _marks(alone, side):
+                if max(c, d) <= SEED_REACH * side:
+                    seeds.append((x + a, y + b, c, d))
+                else:
+                    still.append((x + a, y + b, c, d, part))
+        joined = still
     return seeds
 
 
