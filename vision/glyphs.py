@@ -17,6 +17,7 @@ HOG_WEIGHT = 0.75           # the rest of the feature is the glyph's coarse 8x8 
 RED_THRESHOLD = 0.18        # (red - mean of green and blue) of the ink, after white balance
 MARGIN = 0.07              # of the face's side, cut off all round: the cube's rounded edge
 BAR_ASPECT = 3.0            # a piece of ink this much longer than thick is an orientation bar
+CUT_OFF_SHARE = 0.5         # ink left out at the edge this large, of the glyph's, leaves the glyph in doubt
 APART = 0.15                # of the face: a piece of ink this far from the glyph, and within
 EDGE_BAND = 0.08            # ... this of the face's edge, and spanning less than
 GLYPH_SPAN = 0.6            # ... this share of the glyph along that edge, is not part of it
@@ -30,6 +31,7 @@ class Ink:
     bar_below: int | None     # quarter turns that bring the bar under the glyph, if a bar was found
     coverage: float           # share of the face covered by ink
     clipped: bool = False     # the glyph runs into the face's edge: the outline may cut through it
+    cut_off: bool = False     # ink as large as the glyph, beside it at the face's edge, was left out
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:
@@ -71,10 +73,14 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     middle = [p for p in pieces if np.abs(centroids[p[0]] - inner / 2).max() < inner * 0.3]
     main = max(middle or pieces, key=lambda p: p[5])
     _, mx, my, mw, mh, _, clipped = main
+    cut_off = False
     grown = (mx - 0.1 * mw, my - 0.1 * mh, mx + 1.1 * mw, my + 1.1 * mh)
     for i, x, y, w, h, area, touches in pieces:
         if touches and i != main[0] and not (x >= grown[0] and y >= grown[1] and x + w <= grown[2]
                                              and y + h <= grown[3]):
+            # as large as the glyph and beside it as tall: maybe the letter's own stroke,
+            # past an outline a little too small (an H's stems, cut off from its blurred bar)
+            cut_off = cut_off or (area >= CUT_OFF_SHARE * main[5] and _alongside((x, y, w, h), (mx, my, mw, mh)))
             continue
         beside = x >= mx + mw or x + w <= mx or y >= my + mh or y + h <= my     # wholly off one side
         if i != main[0] and beside and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
@@ -90,7 +96,19 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     redness = float(np.median(ink[:, 2] - (ink[:, 0] + ink[:, 1]) / 2))
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
-    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped))
+    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off)
+
+
+def _alongside(piece, glyph) -> bool:
+    """Whether a piece of ink lies beside the glyph, wholly off one side of it, and spans
+    as much of that side as a parallel stroke of the same letter would."""
+    x, y, w, h = piece
+    mx, my, mw, mh = glyph
+    if x >= mx + mw or x + w <= mx:
+        return min(y + h, my + mh) - max(y, my) >= GLYPH_SPAN * mh
+    if y >= my + mh or y + h <= my:
+        return min(x + w, mx + mw) - max(x, mx) >= GLYPH_SPAN * mw
+    return False
 
 
 def _past_the_outline(piece, glyph, inner: int) -> bool:

@@ -104,6 +104,7 @@ class _Glyph:
     rival: float = 0.0        # likeness of a joined face taken for this one's side face
     clipped: bool = False     # the glyph runs into the outline's edge (which may cut it)
     letterness: float = 1.0   # the network's chance that the glyph is a letter at all (1 without it)
+    cut_off: bool = False     # a stroke of the letter may have been left out at the face's edge
 
     @property
     def plausibility(self) -> float:
@@ -119,7 +120,7 @@ class _Glyph:
         shadow, a paper edge or a side face must not carry a confident letter."""
         unsure_which_face = self.rival > RIVAL_SHARE * self.likeness
         return (min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
-                * (CLIPPED_DOUBT if self.clipped and self.plausibility < TRUSTED else 1.0))
+                * (CLIPPED_DOUBT if self.clipped and self.plausibility < TRUSTED or self.cut_off else 1.0))
 
 
 def cube_list(cube_set: str, count: int) -> tuple[str, ...]:
@@ -256,7 +257,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
         inked.append((face, ink))
     letters = _letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu, notes)
     return [_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
-                   face.likeness, face.rival, ink.clipped, letterness)
+                   face.likeness, face.rival, ink.clipped, letterness, ink.cut_off)
             for (face, ink), (distances, turns, letterness) in zip(inked, letters)]
 
 
@@ -308,7 +309,8 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
         red = sum(o.red for o in same) * 2 > len(same)
         combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
                                float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
-                               all(o.clipped for o in same), float(np.mean([o.letterness for o in same]))))
+                               all(o.clipped for o in same), float(np.mean([o.letterness for o in same])),
+                               all(o.cut_off for o in same)))
     return combined
 
 

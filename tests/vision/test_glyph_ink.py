@@ -33,3 +33,22 @@ def test_an_h_whose_bar_faded_keeps_both_stems():
     ink = extract_ink(face)
     columns = _ink_columns(ink.mask)
     assert columns.min() <= 25 and columns.max() >= 71
+
+
+def test_a_stroke_as_tall_as_the_glyph_left_out_at_the_edge_leaves_it_in_doubt():
+    # an outline a little too small round a bold H whose bar faded: its stems touch the
+    # face's edges and are left out, and the middle stroke alone reads as an I
+    face = _face()
+    cv2.rectangle(face, (40, 16), (54, 80), (30, 30, 30), -1)
+    cv2.rectangle(face, (0, 16), (14, 80), (30, 30, 30), -1)
+    cv2.rectangle(face, (82, 16), (95, 80), (30, 30, 30), -1)
+    ink = extract_ink(face)
+    assert ink.cut_off
+
+
+def test_a_sliver_of_the_next_face_at_the_edge_leaves_no_doubt():
+    face = _face()
+    cv2.rectangle(face, (40, 16), (54, 80), (30, 30, 30), -1)
+    cv2.rectangle(face, (84, 30), (95, 44), (30, 30, 30), -1)
+    ink = extract_ink(face)
+    assert not ink.cut_off
