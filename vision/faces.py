@@ -133,29 +133,38 @@ def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None
     """Boxes (x, y, width, height) round letter-like dark marks: thinner than a fifth of a
     face, much darker than the ground round them, about the size of a letter once their
     pieces are joined.  `clean`: `closed(gray, side)`, if already made."""
-    return _seeds(_ink(gray, side, changed, clean, INK_DEPTH), side)
+    return _seeds(_ink(_depth(gray, side, clean), changed, INK_DEPTH), side)
 
 
 def blurred_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None,
-                         clean: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+                         clean: np.ndarray | None = None,
+                         pieces: list[tuple[int, int, int, int]] | None = None) -> list[tuple[int, int, int, int]]:
     """Boxes round blurred letters that `glyph_seeds` finds only pieces of (their thin
     strokes are a little too faint): the fainter ink joins the pieces into the whole
-    letter, a seed where it is more than its pieces."""
-    pieces = _seeds(strong := _ink(gray, side, changed, clean, INK_DEPTH), side)
+    letter, a seed where it is more than its pieces.  `pieces`: `glyph_seeds`' boxes, if
+    already found."""
+    depth = _depth(gray, side, clean)
+    strong = _ink(depth, changed, INK_DEPTH)
+    pieces = _seeds(strong, side) if pieces is None else pieces
     seeds = []
-    for x, y, w, h in _seeds(_with_faint_parts(strong, _ink(gray, side, changed, clean, INK_DEPTH * FAINT)), side):
+    for x, y, w, h in _seeds(_with_faint_parts(strong, _ink(depth, changed, INK_DEPTH * FAINT)), side):
         inside = [s for s in pieces if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
         if all(s[2] * s[3] * FAINT_GAIN < w * h and not _same_middle(s, (x, y, w, h), side) for s in inside):
             seeds.append((x, y, w, h))
     return seeds
 
 
-def _ink(gray: np.ndarray, side: float, changed: np.ndarray | None, clean: np.ndarray | None,
-         depth: float) -> np.ndarray:
-    """Marks thinner than a quarter of a face and this much darker than round them, 0/255."""
+def _depth(gray: np.ndarray, side: float, clean: np.ndarray | None) -> np.ndarray:
+    """How much darker each pixel is than round it, as a share, for marks thinner than a
+    quarter of a face (a black-hat)."""
     gray_f = gray.astype(np.float32)
-    dark = (closed(gray, side) if clean is None else clean) - gray_f     # a black-hat
-    ink = (dark / (gray_f + dark + 10) > depth).astype(np.uint8) * 255
+    dark = (closed(gray, side) if clean is None else clean) - gray_f
+    return dark / (gray_f + dark + 10)
+
+
+def _ink(depth: np.ndarray, changed: np.ndarray | None, least: float) -> np.ndarray:
+    """The marks at least this much darker than round them, 0/255."""
+    ink = (depth > least).astype(np.uint8) * 255
     return ink if changed is None else ink & changed
 
 
@@ -364,6 +373,7 @@ class _Candidate:
     fill: float = 1.0         # share of its bounding rectangle the outline fills (1 for a rectangle)
     topness: float | None = None  # the face network's judgement, with the surroundings (None: not asked)
     guess: Callable[[float], _Candidate] | None = None  # makes a face of a given side round the same glyph
+    seed: tuple[int, int, int, int] | None = None         # the glyph seed's box it was traced round
 
     @property
     def likeness(self) -> float:
@@ -442,7 +452,7 @@ def _traced(view: _View, side: float, clean: np.ndarray, seeds: list[tuple[int, 
         corners, reach, sharpness = face_outline(ground, centre, angle, side)
         evenness, contrast, tint, level = _inside(balanced, gray, clean, corners)
         traced = _Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
-                            tint, level)
+                            tint, level, seed=(x, y, w, h))
         # a face of the throw's own size round the glyph, which is in a face's middle: the
         # face where the border was lost (a shadow across it, a touching cube, the rounded
         # edge), or where the traced outline ran into a neighbour.  While the side is
@@ -652,7 +662,8 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     traced = [c for c in candidates if not c.guessed]
     perspective = _perspective(traced, side, view.small.shape)
     clean = closed(view.gray, side)
-    traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, clean))
+    pieces = [c.seed for c in traced if c.seed is not None]
+    traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, clean, pieces))
                if not c.guessed]
     guessed = [c.guess(perspective.side_at(c.corners.mean(axis=0), side) if perspective else side)
                for c in traced if c.guess is not None]
