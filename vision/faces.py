@@ -408,12 +408,20 @@ class _View:
     gray: np.ndarray
     blurred: np.ndarray
     axes: AxisField
+    _closed: dict[float, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def of(cls, small: np.ndarray) -> "_View":
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         blurred = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
         return cls(small, _light_removed(small), gray, blurred, AxisField(blurred))
+
+    def closed(self, side: float) -> np.ndarray:
+        """`closed(gray, side)`, made once for each side (the faces at a side are looked
+        for, then completed)."""
+        if side not in self._closed:
+            self._closed[side] = closed(self.gray, side)
+        return self._closed[side]
 
 
 def _light_removed(small: np.ndarray) -> np.ndarray:
@@ -427,7 +435,7 @@ def _light_removed(small: np.ndarray) -> np.ndarray:
 def _candidates(view: _View, side: float, changed: np.ndarray | None,
                 outlines: list[np.ndarray]) -> list[_Candidate]:
     """A candidate round every glyph seed, and one for every outline found another way."""
-    clean = closed(view.gray, side)
+    clean = view.closed(side)
     found = _traced(view, side, clean, glyph_seeds(view.gray, side, changed, clean))
     for corners in outlines:
         (x, y), (w, h), angle = cv2.minAreaRect(corners)
@@ -661,7 +669,7 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     judgement of each."""
     traced = [c for c in candidates if not c.guessed]
     perspective = _perspective(traced, side, view.small.shape)
-    clean = closed(view.gray, side)
+    clean = view.closed(side)
     pieces = [c.seed for c in traced if c.seed is not None]
     traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, clean, pieces))
                if not c.guessed]
