@@ -705,7 +705,9 @@ def _select(image: np.ndarray, found: Found) -> Search:
             twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
             reason = None if twin is None else "overlaps a squarer face (a second seed on it)"
         if reason is None:
-            joined = next((k for k in kept if _joined(c, k) and not _both_top_faces(c, k)), None)
+            # (two overlapping faces are never two cubes, whatever the network says of them)
+            joined = next((k for k in kept if _joined(c, k)
+                           and (not _both_top_faces(c, k) or _overlap(c, k) > OVERLAP)), None)
             if joined is not None:
                 top, side_face, disputed = _top_of(c, joined, side, perspective)
                 if top is c:

@@ -94,6 +94,15 @@ def test_pale_glyphs_on_faces_the_network_is_sure_of_are_read():
         assert [c.letter for c in near] == [letter]
 
 
+def test_two_overlapping_faces_are_one_cube_even_where_the_network_takes_both_for_top_faces():
+    # a hard 3-D throw where two outlines half over one M were both kept (the network
+    # sure of each), and read M and N: the H elsewhere lost its place to them
+    throw = make_throw_3d(146, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    assert all(np.hypot(c.x - o.x, c.y - o.y) > 0.5 * throw.size
+               for c in reading.cubes for o in reading.cubes if c is not o)
+
+
 def test_the_later_red_set():
     throw = make_throw(77, vulnerable=True, red_set="later")
     reading = read_image(throw.image, "later")
