@@ -82,7 +82,7 @@ def extract_ink(face: np.ndarray) -> Ink | None:
             # past an outline a little too small (an H's stems, cut off from its blurred bar)
             cut_off = cut_off or (area >= CUT_OFF_SHARE * main[5] and _alongside((x, y, w, h), (mx, my, mw, mh)))
             continue
-        beside = x >= mx + mw or x + w <= mx or y >= my + mh or y + h <= my     # wholly off one side
+        beside = max(_gaps((x, y, w, h), (mx, my, mw, mh))) >= 0               # wholly off one side
         if i != main[0] and beside and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
             bar_below = _bar_turns(centroids[i], centroids[main[0]])
             continue
@@ -99,14 +99,23 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off)
 
 
+def _gaps(piece, glyph) -> tuple[float, float]:
+    """How far a piece of ink's box lies off the glyph's, across and down (negative where
+    the two overlap that way)."""
+    x, y, w, h = piece
+    mx, my, mw, mh = glyph
+    return max(x - (mx + mw), mx - (x + w)), max(y - (my + mh), my - (y + h))
+
+
 def _alongside(piece, glyph) -> bool:
     """Whether a piece of ink lies beside the glyph, wholly off one side of it, and spans
     as much of that side as a parallel stroke of the same letter would."""
     x, y, w, h = piece
     mx, my, mw, mh = glyph
-    if x >= mx + mw or x + w <= mx:
+    across_x, across_y = _gaps(piece, glyph)
+    if across_x >= 0:
         return min(y + h, my + mh) - max(y, my) >= GLYPH_SPAN * mh
-    if y >= my + mh or y + h <= my:
+    if across_y >= 0:
         return min(x + w, mx + mw) - max(x, mx) >= GLYPH_SPAN * mw
     return False
 
@@ -118,7 +127,7 @@ def _past_the_outline(piece, glyph, inner: int) -> bool:
     glyph's whole height)."""
     x, y, w, h = piece
     mx, my, mw, mh = glyph
-    across_x, across_y = max(x - (mx + mw), mx - (x + w)), max(y - (my + mh), my - (y + h))
+    across_x, across_y = _gaps(piece, glyph)
     gap = max(across_x, across_y)
     edge = min(x, y, inner - (x + w), inner - (y + h))
     spans = w / mw if across_y >= across_x else h / mh     # along the gap's edge, against the glyph's
