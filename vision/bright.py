@@ -14,8 +14,8 @@ def order_corners(corners: np.ndarray) -> np.ndarray:
     centre = c.mean(axis=0)
     angles = np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0])
     c = c[np.argsort(angles)]
-    start = np.argmin(c.sum(axis=1))
-    return np.roll(c, -start, axis=0)
+    start = int(np.argmin(c.sum(axis=1)))
+    return np.concatenate([c[start:], c[:start]])
 
 
 def table_level(low: np.ndarray, block: int) -> np.ndarray:

@@ -31,6 +31,18 @@ def window(small: np.ndarray, corners: np.ndarray, foot: np.ndarray | None = Non
     FACE x FACE square, the brightest (cube plastic) scaled to WHITE: BGR uint8.  With
     the direction of the camera's foot from the candidate, the window is turned (by
     quarter turns) to have that direction down, where a top face's side faces show."""
+    return windows(small, [corners], [foot])[0]
+
+
+def windows(small: np.ndarray, outlines: list[np.ndarray], feet: list) -> np.ndarray:
+    """`window` for each outline and foot (None: not known), N x WINDOW x WINDOW x 3;
+    the brightness of all scaled at once."""
+    seen = np.array([_straightened(small, corners, foot) for corners, foot in zip(outlines, feet)], np.float32)
+    white = np.percentile(seen.max(axis=3).reshape(len(seen), -1), 95, axis=1).astype(np.float64) + 1
+    return np.clip(seen * (WHITE / white).astype(np.float32)[:, None, None, None], 0, 255).astype(np.uint8)
+
+
+def _straightened(small: np.ndarray, corners: np.ndarray, foot: np.ndarray | None) -> np.ndarray:
     outline = order_corners(corners).astype(np.float32)
     if foot is not None:
         middle = outline.mean(axis=0)
@@ -39,10 +51,8 @@ def window(small: np.ndarray, corners: np.ndarray, foot: np.ndarray | None = Non
         outline = np.roll(outline, -turn, axis=0)
     low, high = (WINDOW - FACE) / 2, (WINDOW + FACE) / 2
     to_window = cv2.getPerspectiveTransform(outline, np.float32([[low, low], [high, low], [high, high], [low, high]]))
-    seen = cv2.warpPerspective(small, to_window, (WINDOW, WINDOW), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    white = float(np.percentile(seen.max(axis=2), 95)) + 1
-    return np.clip(seen * (WHITE / white), 0, 255).astype(np.uint8)
+    return cv2.warpPerspective(small, to_window, (WINDOW, WINDOW), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def topness(small: np.ndarray, outlines: list[np.ndarray], feet: list | None = None,
@@ -53,7 +63,7 @@ def topness(small: np.ndarray, outlines: list[np.ndarray], feet: list | None = N
     if not outlines:
         return np.zeros(0)
     feet = feet or [None] * len(outlines)
-    windows = np.array([window(small, corners, foot) for corners, foot in zip(outlines, feet)]).transpose(0, 3, 1, 2)
+    seen = windows(small, outlines, feet).transpose(0, 3, 1, 2)
     logits = networks.forward(path or MODEL_PATH, "the face network", "vision.train_faces",
-                              windows.astype(np.float32) / 255).reshape(-1)
+                              seen.astype(np.float32) / 255).reshape(-1)
     return 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))

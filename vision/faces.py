@@ -37,7 +37,7 @@ to what changed, which removes table texture (gingham, wood grain, paper edges).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from typing import Callable
 
 import cv2
@@ -249,19 +249,24 @@ class AxisField:
 
 @dataclass
 class _Ground:
-    """What the face's borders are looked for in: the photo (lightly blurred), except
-    inside the glyph's box, where the glyph is wiped off (a closing).  Wiping it off
+    """What the faces' borders are looked for in: the photo (lightly blurred), except
+    inside each glyph's box, where the glyph is wiped off (a closing).  Wiping it off
     everywhere would also wipe off the thin dark gap between two touching cubes."""
     gray: np.ndarray
     clean: np.ndarray
-    box: tuple[float, float, float, float]      # x0, y0, x1, y1
+    boxes: np.ndarray             # x0, y0, x1, y1 of each seed's glyph, float32
 
     def sample(self, points: np.ndarray) -> np.ndarray:
+        """The ground at `points` (seeds x ... x 2), each seed's own glyph wiped off."""
         x, y = points[..., 0], points[..., 1]
-        plain = cv2.remap(self.gray, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        wiped = cv2.remap(self.clean, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        x0, y0, x1, y1 = self.box
-        return np.where((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1), wiped, plain)
+        rows = x.reshape(-1, x.shape[-1]), y.reshape(-1, y.shape[-1])
+        plain, wiped = (np.concatenate([cv2.remap(image, rows[0][at:at + REMAP_ROWS], rows[1][at:at + REMAP_ROWS],
+                                                  cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                                        for at in range(0, len(rows[0]), REMAP_ROWS)]).reshape(x.shape)
+                        for image in (self.gray, self.clean))
+        box = self.boxes.reshape((len(self.boxes),) + (1,) * (x.ndim - 1) + (4,))
+        inside = (x >= box[..., 0]) & (y >= box[..., 1]) & (x <= box[..., 2]) & (y <= box[..., 3])
+        return np.where(inside, wiped, plain)
 
 
 def _strongest(change: np.ndarray, reach: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -284,51 +289,60 @@ def _strongest(change: np.ndarray, reach: np.ndarray, low: np.ndarray, high: np.
 # either side of it at a quarter of the side (for the tilt of the face's edge)
 STRIPS = np.concatenate([np.linspace(-0.22, 0.22, 7), -0.25 + np.linspace(-0.08, 0.08, 5),
                          0.25 + np.linspace(-0.08, 0.08, 5)]).astype(np.float32)
+REMAP_ROWS = 16384                # rows of sample points per remap (OpenCV's maps stay below 32767)
 
 
-def face_outline(ground: _Ground, centre: np.ndarray, angle: float, side: float):
-    """The face round a seed: along each of its four axes, where the glyph-free image
-    first changes strongly (the border, in a strip as wide as half a face, its median
-    across so that what is left of the glyph does not decide); then the same border
-    looked for in narrow strips either side of the axis, which tilts it to follow the
-    face's own edge (a face seen at a slant is a trapezoid, not a square).  Returns the
-    four corners, the reach along each axis, and how sharp the weakest border is
-    (change per pixel over the face's brightness)."""
-    step = 0.5
+def face_outlines(ground: _Ground, centres: np.ndarray, angles: np.ndarray, side: float):
+    """The face round each seed (`centres` N x 2, float32; `angles` N, the face's axes):
+    along each of its four axes, where the glyph-free image first changes strongly (the
+    border, in a strip as wide as half a face, its median across so that what is left of
+    the glyph does not decide); then the same border looked for in narrow strips either
+    side of the axis, which tilts it to follow the face's own edge (a face seen at a
+    slant is a trapezoid, not a square).  For each seed: the four corners, the reach
+    along each axis, and how sharp the weakest border is (change per pixel over the
+    face's brightness).  Every seed at once: this runs for every seed at every side tried."""
+    n, step = len(centres), 0.5
     reach = np.arange(0.22 * side, 1.0 * side, step, dtype=np.float32)
     across = STRIPS * side
-    turns = angle + np.arange(4) * np.pi / 2
-    along = np.stack([np.cos(turns), np.sin(turns)], axis=1).astype(np.float32)        # 4 x 2
-    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
-    points = (centre + reach[None, None, :, None] * along[:, None, None, :]
-              + across[None, :, None, None] * normal[:, None, None, :])                 # 4 x strips x reach x 2
-    samples = ground.sample(points.reshape(-1, len(reach), 2)).reshape(4, len(across), len(reach))
-    profiles = np.stack([_middle(samples[:, :7]), _middle(samples[:, 7:12]), _middle(samples[:, 12:])],
-                        axis=1).reshape(12, len(reach))
+    turns = angles[:, None] + np.arange(4) * np.pi / 2
+    along = np.stack([np.cos(turns), np.sin(turns)], axis=2).astype(np.float32)        # N x 4 x 2
+    normal = np.stack([-along[..., 1], along[..., 0]], axis=2)
+    points = (centres[:, None, None, None, :] + reach[None, None, None, :, None] * along[:, :, None, None, :]
+              + across[None, None, :, None, None] * normal[:, :, None, None, :])      # N x 4 x strips x reach x 2
+    samples = ground.sample(points)
+    profiles = np.stack([_middle(samples[:, :, :7]), _middle(samples[:, :, 7:12]), _middle(samples[:, :, 12:])],
+                        axis=2).reshape(n * 12, len(reach))
     profiles = cv2.GaussianBlur(profiles, (5, 1), 1.0)
-    changes = (np.abs(np.gradient(profiles, axis=1)) / step).reshape(4, 3, len(reach))
-    found, sharp = _strongest(changes[:, 0], reach, np.full(4, reach[0]), np.full(4, reach[int(len(reach) * 0.85)]))
-    sharpness = sharp / (profiles[0::3, 0] + 1)
-    reaches = [float(r) for r in found]
-    ends, _ = _strongest(changes[:, 1:].reshape(8, -1), reach, np.repeat(found - 0.15 * side, 2),
+    changes = (np.abs(np.gradient(profiles, axis=1)) / step).reshape(n, 4, 3, len(reach))
+    found, sharp = _strongest(changes[:, :, 0].reshape(n * 4, -1), reach, np.full(n * 4, reach[0]),
+                              np.full(n * 4, reach[int(len(reach) * 0.85)]))
+    sharpness = (sharp / (profiles[0::3, 0] + 1)).reshape(n, 4).min(axis=1)
+    ends, _ = _strongest(changes[:, :, 1:].reshape(n * 8, -1), reach, np.repeat(found - 0.15 * side, 2),
                          np.repeat(found + 0.15 * side, 2))
-    ends = ends.reshape(4, 2)
-    lines = []
-    for k in range(4):
-        first, second = (centre + end * along[k] + offset * normal[k]
-                         for end, offset in zip(ends[k], (-0.25 * side, 0.25 * side)))
-        lines.append((first, second - first))
-    rectangle = _corners(centre, angle, reaches)
-    corners = [_meet(lines[k], lines[(k + 1) % 4]) for k in range(4)]
-    if any(c is None for c in corners) or not _like(np.array(corners, np.float32), rectangle):
-        return rectangle, reaches, float(sharpness.min())      # the tilted edges do not make a face: the plain rectangle
-    return np.array(corners, np.float32), reaches, float(sharpness.min())
+    found, ends = found.reshape(n, 4), ends.reshape(n, 4, 2)
+    rectangles = _rectangles(centres, angles, found.astype(np.float32))
+    # each edge as a line through the borders found either side of its axis; the corners
+    # where the lines of neighbouring edges meet
+    first = centres[:, None, :] + ends[:, :, 0, None] * along + (-0.25 * side) * normal
+    direction = centres[:, None, :] + ends[:, :, 1, None] * along + (0.25 * side) * normal - first
+    corners, met = _meet(first, direction, np.roll(first, -1, axis=1), np.roll(direction, -1, axis=1))
+    outlines = []
+    for i in range(n):
+        quad = corners[i].astype(np.float32)
+        # the tilted edges that do not make a face give the plain rectangle
+        outline = quad if met[i].all() and _like(quad, rectangles[i]) else rectangles[i]
+        outlines.append((outline, [float(r) for r in found[i]], float(sharpness[i])))
+    return outlines
 
 
 def _middle(strips: np.ndarray) -> np.ndarray:
-    """The median across an odd number of strips (axis 1), without np.median's overhead."""
-    n = strips.shape[1]
-    return np.partition(strips, n // 2, axis=1)[:, n // 2]
+    """The median across an odd number of strips (axis 2): an odd-even transposition
+    sort, whole strips at a time (many times faster than a partition across that axis)."""
+    rows = [strips[:, :, i] for i in range(strips.shape[2])]
+    for turn in range(len(rows)):
+        for i in range(turn % 2, len(rows) - 1, 2):
+            rows[i], rows[i + 1] = np.minimum(rows[i], rows[i + 1]), np.maximum(rows[i], rows[i + 1])
+    return rows[len(rows) // 2]
 
 
 def _like(quad: np.ndarray, rectangle: np.ndarray) -> bool:
@@ -342,22 +356,29 @@ def _like(quad: np.ndarray, rectangle: np.ndarray) -> bool:
     return 0.7 < ratio < 1.4 and np.linalg.norm(quad - rectangle, axis=1).max() < 0.3 * size
 
 
-def _meet(first, second) -> np.ndarray | None:
-    """Where two lines (a point and a direction each) cross, or None if they barely do."""
-    (p, d), (q, e) = first, second
-    det = d[0] * -e[1] - d[1] * -e[0]
-    if abs(det) < 1e-6 * (np.linalg.norm(d) * np.linalg.norm(e) + 1e-9):
-        return None
-    t = ((q[0] - p[0]) * -e[1] - (q[1] - p[1]) * -e[0]) / det
-    return p + t * d
+def _meet(p: np.ndarray, d: np.ndarray, q: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where lines (points `p`, `q` and directions `d`, `e`, ... x 2) cross, and whether
+    they do (not where they are nearly parallel)."""
+    det = d[..., 0] * -e[..., 1] - d[..., 1] * -e[..., 0]
+    met = np.abs(det) >= 1e-6 * (np.hypot(d[..., 0], d[..., 1]) * np.hypot(e[..., 0], e[..., 1]) + 1e-9)
+    t = ((q[..., 0] - p[..., 0]) * -e[..., 1] - (q[..., 1] - p[..., 1]) * -e[..., 0]) / np.where(met, det, 1.0)
+    return p + t[..., None] * d, met
 
 
 def _corners(centre: np.ndarray, angle: float, reach: list[float]) -> np.ndarray:
-    along = np.array([np.cos(angle), np.sin(angle)], np.float32)
-    normal = np.array([-along[1], along[0]], np.float32)
-    right, down, left, up = reach
-    return np.array([centre + right * along + down * normal, centre - left * along + down * normal,
-                     centre - left * along - up * normal, centre + right * along - up * normal], np.float32)
+    """The rectangle round `centre` along the axes at `angle`, reaching right, down, left
+    and up as far as `reach` says."""
+    return _rectangles(centre[None], np.array([angle]), np.float32([reach]))[0]
+
+
+def _rectangles(centres: np.ndarray, angles: np.ndarray, reaches: np.ndarray) -> np.ndarray:
+    """`_corners` for many (N x 2, N, N x 4 float32): N x 4 x 2."""
+    along = np.stack([np.cos(angles), np.sin(angles)], axis=1).astype(np.float32)[:, None, :]
+    normal = np.concatenate([-along[..., 1:], along[..., :1]], axis=2)
+    right, down, left, up = (reaches[:, k, None, None] for k in range(4))
+    centre = centres[:, None, :]
+    return np.concatenate([centre + right * along + down * normal, centre - left * along + down * normal,
+                           centre - left * along - up * normal, centre + right * along - up * normal], axis=1)
 
 
 @dataclass
@@ -390,6 +411,10 @@ class _Candidate:
     @property
     def area(self) -> float:
         return self.width * self.height
+
+    @cached_property
+    def middle(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
 
     @property
     def guessed(self) -> bool:
@@ -437,11 +462,15 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
     """A candidate round every glyph seed, and one for every outline found another way."""
     clean = view.closed(side)
     found = _traced(view, side, clean, glyph_seeds(view.gray, side, changed, clean))
-    for corners in outlines:
-        (x, y), (w, h), angle = cv2.minAreaRect(corners)
-        middle = 0.35 * min(w, h)
-        ground = _Ground(view.blurred, clean, (x - middle, y - middle, x + middle, y + middle))
-        _, _, sharpness = face_outline(ground, np.array([x, y], np.float32), np.radians(angle), side)
+    if not outlines:
+        return found
+    rectangles = [cv2.minAreaRect(corners) for corners in outlines]
+    # each outline's sharpness, traced round its middle (wiped off: the glyph's place)
+    middles = np.float32([[x, y] for (x, y), _, _ in rectangles])
+    wiped = np.float32([[x - m, y - m, x + m, y + m] for (x, y), (w, h), _ in rectangles for m in [0.35 * min(w, h)]])
+    traced = face_outlines(_Ground(view.blurred, clean, wiped), middles,
+                           np.radians([angle for _, _, angle in rectangles]), side)
+    for corners, (_, (w, h), _), (_, _, sharpness) in zip(outlines, rectangles, traced):
         evenness, contrast, tint, level = _inside(view.balanced, view.gray, clean, corners)
         fill = cv2.contourArea(corners.astype(np.float32)) / max(1.0, w * h)
         found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level,
@@ -452,12 +481,14 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
 def _traced(view: _View, side: float, clean: np.ndarray, seeds: list[tuple[int, int, int, int]]) -> list[_Candidate]:
     """A face outline traced round each glyph seed (and a guessed face where it is refused)."""
     balanced, gray, blurred, axes = view.balanced, view.gray, view.blurred, view.axes
+    if not seeds:
+        return []
+    centres = np.float32([[x + w / 2, y + h / 2] for x, y, w, h in seeds])
+    angles = np.array([axes.angle(cx, cy, side * 0.6) for cx, cy in centres])
+    wiped = np.float32([[x - 0.15 * w, y - 0.15 * h, x + 1.15 * w, y + 1.15 * h] for x, y, w, h in seeds])
     found = []
-    for x, y, w, h in seeds:
-        centre = np.array([x + w / 2, y + h / 2], np.float32)
-        ground = _Ground(blurred, clean, (x - 0.15 * w, y - 0.15 * h, x + 1.15 * w, y + 1.15 * h))
-        angle = axes.angle(centre[0], centre[1], side * 0.6)
-        corners, reach, sharpness = face_outline(ground, centre, angle, side)
+    for (x, y, w, h), centre, angle, (corners, reach, sharpness) in zip(
+            seeds, centres, angles, face_outlines(_Ground(blurred, clean, wiped), centres, angles, side)):
         evenness, contrast, tint, level = _inside(balanced, gray, clean, corners)
         traced = _Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
                             tint, level, seed=(x, y, w, h))
@@ -673,7 +704,7 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     pieces = [c.seed for c in traced if c.seed is not None]
     traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, clean, pieces))
                if not c.guessed]
-    guessed = [c.guess(perspective.side_at(c.corners.mean(axis=0), side) if perspective else side)
+    guessed = [c.guess(perspective.side_at(c.middle, side) if perspective else side)
                for c in traced if c.guess is not None]
     found = Found(view, scale, side, traced + guessed, perspective)
     _judge(found)
@@ -699,7 +730,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
     # (a guessed face's size proves nothing: a traced outline near the learned size goes
     # before the guess round the same glyph, whose place is only the glyph's)
     for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else
-                                                          _size_fit(c.area, found.side_at(c.corners.mean(axis=0))))):
+                                                          _size_fit(c.area, found.side_at(c.middle)))):
         reason = _refusal(c, side)
         if reason is None:
             twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
@@ -725,7 +756,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
     # side apart or more): one is a side face the signs did not tell, and either may be
     for i, c in enumerate(kept):
         for k in kept[i + 1:]:
-            middles = c.corners.mean(axis=0), k.corners.mean(axis=0)
+            middles = c.middle, k.middle
             if np.linalg.norm(middles[0] - middles[1]) < TOO_CLOSE * found.side_at((middles[0] + middles[1]) / 2):
                 rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
                 rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
@@ -769,7 +800,7 @@ class _Perspective:
         if len(candidates) < MIN_FOR_PERSPECTIVE:
             return None
         centre = np.array([shape[1] / 2, shape[0] / 2])
-        points = np.array([c.corners.mean(axis=0) for c in candidates]) - centre
+        points = np.array([c.middle for c in candidates]) - centre
         sides = np.sqrt([c.area for c in candidates])
         design = np.column_stack([np.ones(len(points)), points])
         keep = np.ones(len(points), bool)
@@ -787,7 +818,7 @@ class _Perspective:
     def foot_from(self, c: "_Candidate") -> np.ndarray:
         """The direction from a candidate to the point under the camera: its side faces,
         if it is a top face, lie that way; its top face, if it is a side face, the other."""
-        return self.below - c.corners.mean(axis=0)
+        return self.below - c.middle
 
     def side_at(self, point: np.ndarray, learned: float) -> float:
         """The side of a top face at `point`, working pixels; within a third of the
@@ -811,7 +842,7 @@ class _Perspective:
         so: one lies from the other towards the camera's foot, as far as a side face
         would; None where they do not (a neighbour's side face beside a top face, a pair
         lying across the direction, or the foot between them)."""
-        a, b = k.corners.mean(axis=0), c.corners.mean(axis=0)
+        a, b = k.middle, c.middle
         offset, down = b - a, self.below - (a + b) / 2
         apart = float(np.linalg.norm(offset))
         if np.linalg.norm(down) < apart:
@@ -855,7 +886,7 @@ def _joined(c: _Candidate, k: _Candidate) -> bool:
     c0, c1, c2, c3 = order_corners(k.corners)
     across = ((c1 - c0) + (c2 - c3)) / 2
     down = ((c3 - c0) + (c2 - c1)) / 2
-    offset = c.corners.mean(axis=0) - k.corners.mean(axis=0)
+    offset = c.middle - k.middle
     u, v = np.linalg.solve(np.column_stack([across, down]).astype(np.float64), offset.astype(np.float64))
     apart = max(abs(u), abs(v))
     if min(abs(u), abs(v)) > 0.45 or apart < 0.45:

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.bright import order_corners
-from vision.face_net import MODEL_PATH, WINDOW, window
+from vision.face_net import MODEL_PATH, WINDOW, windows
 from vision.faces import find_candidates
 from vision.train_letters import train_fonts
 from vision.training import arguments, export, fit, start_torch
@@ -49,9 +49,9 @@ def throw_windows(seed: int) -> tuple[np.ndarray, np.ndarray]:
     tops = [scene.camera.project(cube.face("top")[2]) * found.scale for cube in scene.cubes]
     asked = found.judged()
     # the camera's foot as the finder works it out, not the scene's truth
-    windows = [window(found.view.small, c.corners, found.foot_of(c)) for c in asked]
+    seen = windows(found.view.small, [c.corners for c in asked], [found.foot_of(c) for c in asked])
     overlaps = [max(overlap(c.corners, top) for top in tops) for c in asked]
-    return np.array(windows, np.uint8).reshape(-1, WINDOW, WINDOW, 3), np.array(overlaps, np.float32)
+    return seen.reshape(-1, WINDOW, WINDOW, 3), np.array(overlaps, np.float32)
 
 
 def windows_set(seeds, workers: int) -> tuple[np.ndarray, np.ndarray]:
