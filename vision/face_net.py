@@ -19,6 +19,7 @@ import numpy as np
 
 from vision import networks
 from vision.bright import order_corners
+from vision.warping import straightened
 
 MODEL_PATH = Path(__file__).parent / "models" / "faces.onnx"
 WINDOW = 48                       # pixels of the window the network sees
@@ -35,24 +36,23 @@ def window(small: np.ndarray, corners: np.ndarray, foot: np.ndarray | None = Non
 
 
 def windows(small: np.ndarray, outlines: list[np.ndarray], feet: list) -> np.ndarray:
-    """`window` for each outline and foot (None: not known), N x WINDOW x WINDOW x 3;
-    the brightness of all scaled at once."""
-    seen = np.array([_straightened(small, corners, foot) for corners, foot in zip(outlines, feet)], np.float32)
+    """`window` for each outline and foot (None: not known), N x WINDOW x WINDOW x 3."""
+    low, high = (WINDOW - FACE) / 2, (WINDOW + FACE) / 2
+    seen = straightened(small, np.array([_turned(corners, foot) for corners, foot in zip(outlines, feet)]),
+                        WINDOW, low, high).astype(np.float32)
     white = np.percentile(seen.max(axis=3).reshape(len(seen), -1), 95, axis=1).astype(np.float64) + 1
     return np.clip(seen * (WHITE / white).astype(np.float32)[:, None, None, None], 0, 255).astype(np.uint8)
 
 
-def _straightened(small: np.ndarray, corners: np.ndarray, foot: np.ndarray | None) -> np.ndarray:
-    outline = order_corners(corners).astype(np.float32)
+def _turned(corners: np.ndarray, foot: np.ndarray | None) -> np.ndarray:
+    """The outline's corners in turn from the one to be the window's top left."""
+    outline = order_corners(corners)
     if foot is not None:
         middle = outline.mean(axis=0)
         # the turn that puts the edge facing the foot at the window's bottom (corners 2, 3)
         turn = int(np.argmax([(np.roll(outline, -k, axis=0)[2:].mean(axis=0) - middle) @ foot for k in range(4)]))
         outline = np.roll(outline, -turn, axis=0)
-    low, high = (WINDOW - FACE) / 2, (WINDOW + FACE) / 2
-    to_window = cv2.getPerspectiveTransform(outline, np.float32([[low, low], [high, low], [high, high], [low, high]]))
-    return cv2.warpPerspective(small, to_window, (WINDOW, WINDOW), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return outline
 
 
 def topness(small: np.ndarray, outlines: list[np.ndarray], feet: list | None = None,

@@ -37,8 +37,7 @@ to what changed, which removes table texture (gingham, wood grain, paper edges).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property, partial
-from typing import Callable
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -46,6 +45,7 @@ import numpy as np
 from vision import face_net
 from vision.bright import bright_outlines, order_corners
 from vision.networks import ModelMissing
+from vision.warping import sampled, straightened
 
 WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the full image
 FACE_PIXELS = 96          # the straightened face
@@ -259,11 +259,7 @@ class _Ground:
     def sample(self, points: np.ndarray) -> np.ndarray:
         """The ground at `points` (seeds x ... x 2), each seed's own glyph wiped off."""
         x, y = points[..., 0], points[..., 1]
-        rows = x.reshape(-1, x.shape[-1]), y.reshape(-1, y.shape[-1])
-        plain, wiped = (np.concatenate([cv2.remap(image, rows[0][at:at + REMAP_ROWS], rows[1][at:at + REMAP_ROWS],
-                                                  cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-                                        for at in range(0, len(rows[0]), REMAP_ROWS)]).reshape(x.shape)
-                        for image in (self.gray, self.clean))
+        plain, wiped = sampled(self.gray, x, y), sampled(self.clean, x, y)
         box = self.boxes.reshape((len(self.boxes),) + (1,) * (x.ndim - 1) + (4,))
         inside = (x >= box[..., 0]) & (y >= box[..., 1]) & (x <= box[..., 2]) & (y <= box[..., 3])
         return np.where(inside, wiped, plain)
@@ -289,7 +285,6 @@ def _strongest(change: np.ndarray, reach: np.ndarray, low: np.ndarray, high: np.
 # either side of it at a quarter of the side (for the tilt of the face's edge)
 STRIPS = np.concatenate([np.linspace(-0.22, 0.22, 7), -0.25 + np.linspace(-0.08, 0.08, 5),
                          0.25 + np.linspace(-0.08, 0.08, 5)]).astype(np.float32)
-REMAP_ROWS = 16384                # rows of sample points per remap (OpenCV's maps stay below 32767)
 
 
 def face_outlines(ground: _Ground, centres: np.ndarray, angles: np.ndarray, side: float):
@@ -393,8 +388,8 @@ class _Candidate:
     level: float = 0.0        # brightness of the glyph-free face
     fill: float = 1.0         # share of its bounding rectangle the outline fills (1 for a rectangle)
     topness: float | None = None  # the face network's judgement, with the surroundings (None: not asked)
-    guess: Callable[[float], _Candidate] | None = None  # makes a face of a given side round the same glyph
     seed: tuple[int, int, int, int] | None = None         # the glyph seed's box it was traced round
+    angle: float | None = None                            # ... and the cube's axes there (for a guessed face round it)
 
     @property
     def likeness(self) -> float:
@@ -470,64 +465,65 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
     wiped = np.float32([[x - m, y - m, x + m, y + m] for (x, y), (w, h), _ in rectangles for m in [0.35 * min(w, h)]])
     traced = face_outlines(_Ground(view.blurred, clean, wiped), middles,
                            np.radians([angle for _, _, angle in rectangles]), side)
-    for corners, (_, (w, h), _), (_, _, sharpness) in zip(outlines, rectangles, traced):
-        evenness, contrast, tint, level = _inside(view.balanced, view.gray, clean, corners)
+    for corners, (_, (w, h), _), (_, _, sharpness), inside in zip(outlines, rectangles, traced,
+                                                                   _inside(view, clean, outlines)):
         fill = cv2.contourArea(corners.astype(np.float32)) / max(1.0, w * h)
-        found.append(_Candidate(corners.astype(np.float32), w, h, evenness, contrast, sharpness, tint, level,
-                                min(1.0, fill)))
+        found.append(_Candidate(corners.astype(np.float32), w, h, **inside, border=sharpness, fill=min(1.0, fill)))
     return found
 
 
 def _traced(view: _View, side: float, clean: np.ndarray, seeds: list[tuple[int, int, int, int]]) -> list[_Candidate]:
     """A face outline traced round each glyph seed (and a guessed face where it is refused)."""
-    balanced, gray, blurred, axes = view.balanced, view.gray, view.blurred, view.axes
     if not seeds:
         return []
     centres = np.float32([[x + w / 2, y + h / 2] for x, y, w, h in seeds])
-    angles = np.array([axes.angle(cx, cy, side * 0.6) for cx, cy in centres])
+    angles = np.array([view.axes.angle(cx, cy, side * 0.6) for cx, cy in centres])
     wiped = np.float32([[x - 0.15 * w, y - 0.15 * h, x + 1.15 * w, y + 1.15 * h] for x, y, w, h in seeds])
-    found = []
-    for (x, y, w, h), centre, angle, (corners, reach, sharpness) in zip(
-            seeds, centres, angles, face_outlines(_Ground(blurred, clean, wiped), centres, angles, side)):
-        evenness, contrast, tint, level = _inside(balanced, gray, clean, corners)
-        traced = _Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], evenness, contrast, sharpness,
-                            tint, level, seed=(x, y, w, h))
-        # a face of the throw's own size round the glyph, which is in a face's middle: the
-        # face where the border was lost (a shadow across it, a touching cube, the rounded
-        # edge), or where the traced outline ran into a neighbour.  While the side is
-        # learned, only where the outline was refused (see `_found_at`)
-        traced.guess = partial(_guessed, view, clean, centre, angle, sharpness=sharpness)
-        found.append(traced)
-        if _refusal(traced, side) is not None:
-            found.append(traced.guess(side))
-    return found
+    outlines = face_outlines(_Ground(view.blurred, clean, wiped), centres, angles, side)
+    traced = [_Candidate(corners, reach[0] + reach[2], reach[1] + reach[3], **inside, border=sharpness,
+                         seed=seed, angle=angle)
+              for seed, angle, (corners, reach, sharpness), inside
+              in zip(seeds, angles, outlines, _inside(view, clean, [corners for corners, _, _ in outlines]))]
+    # a face of the throw's own size round the glyph, which is in a face's middle: the
+    # face where the border was lost (a shadow across it, a touching cube, the rounded
+    # edge), or where the traced outline ran into a neighbour.  While the side is
+    # learned, only where the outline was refused (see `_completed`)
+    refused = [c for c in traced if _refusal(c, side) is not None]
+    guessed = dict(zip(map(id, refused), _guessed(view, clean, refused, [side] * len(refused))))
+    return [face for c in traced for face in ([c, guessed[id(c)]] if id(c) in guessed else [c])]
 
 
-def _guessed(view: _View, clean: np.ndarray, centre: np.ndarray, angle: float, side: float, *,
-             sharpness: float) -> _Candidate:
-    """A face of the given side round a glyph's centre, square to the cube's axes there."""
-    square = _corners(centre, angle, [side / 2] * 4)
-    evenness, contrast, tint, level = _inside(view.balanced, view.gray, clean, square)
-    return _Candidate(square, side, side, evenness, contrast, sharpness, tint, level, GUESSED)
+def _guessed(view: _View, clean: np.ndarray, traced: list[_Candidate], sides: list[float]) -> list[_Candidate]:
+    """A face of the given side round each traced candidate's glyph, square to the cube's
+    axes there."""
+    if not traced:
+        return []
+    centres = np.float32([[x + w / 2, y + h / 2] for x, y, w, h in (c.seed for c in traced)])
+    squares = _rectangles(centres, np.array([c.angle for c in traced]),
+                          np.repeat(np.float32(sides)[:, None] / 2, 4, axis=1))
+    return [_Candidate(square, side, side, **inside, border=c.border, fill=GUESSED)
+            for c, square, side, inside in zip(traced, squares, sides, _inside(view, clean, squares))]
 
 
-def _inside(small: np.ndarray, gray: np.ndarray, clean: np.ndarray,
-            corners: np.ndarray) -> tuple[float, float, float, float]:
-    """The evenness of a candidate's glyph-free middle, its glyph's contrast, the tint
-    of its lighter half and its brightness: a face is evenly lit white or cream plastic
-    with dark ink on it; table texture and shadows are not."""
-    middle = corners.mean(axis=0)
-    inner = order_corners((corners - middle) * 0.7 + middle)
-    to_patch = cv2.getPerspectiveTransform(inner, np.float32([[0, 0], [23, 0], [23, 23], [0, 23]]))
-    face = cv2.warpPerspective(clean, to_patch, (24, 24))
-    ink = cv2.warpPerspective(gray, to_patch, (24, 24)).astype(np.float32)
-    level = float(np.partition(face.ravel(), 288)[288]) + 1         # the median (np.median is slow)
-    ranked = np.partition(ink.ravel(), (28, 345))
-    darkest = float(ranked[28])                                      # the 5th percentile
-    colour = cv2.warpPerspective(small, to_patch, (24, 24)).reshape(-1, 3).astype(np.float32)
-    lighter = colour[ink.ravel() >= ranked[345]].mean(axis=0)        # the top 40 %
-    tint = float((lighter.max() - lighter.min()) / (lighter.max() + 1))
-    return float(face.std() / level), float((level - darkest) / level), tint, level
+def _inside(view: _View, clean: np.ndarray, outlines) -> list[dict[str, float]]:
+    """For each outline, the evenness of its glyph-free middle, its glyph's contrast, the
+    tint of its lighter half and its brightness: a face is evenly lit white or cream
+    plastic with dark ink on it; table texture and shadows are not."""
+    quads = np.asarray(outlines, np.float32).reshape(-1, 4, 2)
+    middle = quads.mean(axis=1, keepdims=True)
+    inner = (quads - middle) * 0.7 + middle      # in turn round the face, as every outline is
+    face, ink, colour = (straightened(image, inner, 24, border=cv2.BORDER_CONSTANT).reshape(len(quads), 576, -1)
+                         for image in (clean, view.gray, view.balanced))
+    face, ink = face[..., 0], ink[..., 0].astype(np.float32)
+    level = np.partition(face, 288, axis=1)[:, 288].astype(np.float64) + 1   # the median (np.median is slow)
+    ranked = np.partition(ink, (28, 345), axis=1)
+    darkest = ranked[:, 28]                                                   # the 5th percentile
+    lighter_half = ink >= ranked[:, 345:346]                                  # the top 40 %
+    lighter = (colour * lighter_half[..., None]).sum(axis=1, dtype=np.float64) / lighter_half.sum(axis=1)[:, None]
+    tint = (lighter.max(axis=1) - lighter.min(axis=1)) / (lighter.max(axis=1) + 1)
+    evenness = face.std(axis=1, dtype=np.float64) / level
+    return [dict(evenness=e, contrast=c, tint=t, level=v) for e, c, t, v in
+            zip(evenness.tolist(), ((level - darkest) / level).tolist(), tint.tolist(), level.tolist())]
 
 
 def _overlap(a: _Candidate, b: _Candidate) -> float:
@@ -704,8 +700,9 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     pieces = [c.seed for c in traced if c.seed is not None]
     traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, clean, pieces))
                if not c.guessed]
-    guessed = [c.guess(perspective.side_at(c.middle, side) if perspective else side)
-               for c in traced if c.guess is not None]
+    guessable = [c for c in traced if c.seed is not None]
+    guessed = _guessed(view, clean, guessable,
+                       [perspective.side_at(c.middle, side) if perspective else side for c in guessable])
     found = Found(view, scale, side, traced + guessed, perspective)
     _judge(found)
     return found
