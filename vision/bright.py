@@ -12,10 +12,19 @@ def order_corners(corners: np.ndarray) -> np.ndarray:
     """Corners clockwise from the top-left, so every warp has the same handedness."""
     c = corners.astype(np.float32)
     centre = c.mean(axis=0)
-    angles = np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0])
-    c = c[np.argsort(angles)]
+    c = c[np.argsort(np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0]))]
     start = int(np.argmin(c.sum(axis=1)))
     return np.concatenate([c[start:], c[:start]])
+
+
+def order_all_corners(quads: np.ndarray) -> np.ndarray:
+    """`order_corners` for many outlines of as many corners each (N x k x 2), at once."""
+    c = quads.astype(np.float32)
+    centre = c.mean(axis=1, keepdims=True)
+    angles = np.arctan2(c[..., 1] - centre[..., 1], c[..., 0] - centre[..., 0])
+    c = np.take_along_axis(c, np.argsort(angles, axis=1)[..., None], axis=1)
+    start = np.argmin(c.sum(axis=2), axis=1)
+    return c[np.arange(len(c))[:, None], (start[:, None] + np.arange(c.shape[1])) % c.shape[1]]
 
 
 def table_level(low: np.ndarray, block: int) -> np.ndarray:

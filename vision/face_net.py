@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision import networks
-from vision.bright import order_corners
+from vision.bright import order_all_corners
 from vision.warping import straightened
 
 MODEL_PATH = Path(__file__).parent / "models" / "faces.onnx"
@@ -38,21 +38,24 @@ def window(small: np.ndarray, corners: np.ndarray, foot: np.ndarray | None = Non
 def windows(small: np.ndarray, outlines: list[np.ndarray], feet: list) -> np.ndarray:
     """`window` for each outline and foot (None: not known), N x WINDOW x WINDOW x 3."""
     low, high = (WINDOW - FACE) / 2, (WINDOW + FACE) / 2
-    seen = straightened(small, np.array([_turned(corners, foot) for corners, foot in zip(outlines, feet)]),
-                        WINDOW, low, high).astype(np.float32)
-    white = np.percentile(seen.max(axis=3).reshape(len(seen), -1), 95, axis=1).astype(np.float64) + 1
-    return np.clip(seen * (WHITE / white).astype(np.float32)[:, None, None, None], 0, 255).astype(np.uint8)
+    seen = straightened(small, _turned(np.asarray(outlines, np.float32), feet), WINDOW, low, high)
+    brightest = np.maximum(np.maximum(seen[..., 0], seen[..., 1]), seen[..., 2]).reshape(len(seen), -1)
+    white = np.percentile(brightest.astype(np.float32), 95, axis=1).astype(np.float64) + 1
+    scaled = seen.astype(np.float32) * (WHITE / white).astype(np.float32)[:, None, None, None]
+    return np.clip(scaled, 0, 255).astype(np.uint8)
 
 
-def _turned(corners: np.ndarray, foot: np.ndarray | None) -> np.ndarray:
-    """The outline's corners in turn from the one to be the window's top left."""
-    outline = order_corners(corners)
-    if foot is not None:
-        middle = outline.mean(axis=0)
-        # the turn that puts the edge facing the foot at the window's bottom (corners 2, 3)
-        turn = int(np.argmax([(np.roll(outline, -k, axis=0)[2:].mean(axis=0) - middle) @ foot for k in range(4)]))
-        outline = np.roll(outline, -turn, axis=0)
-    return outline
+def _turned(outlines: np.ndarray, feet: list) -> np.ndarray:
+    """Each outline's corners (N x 4 x 2) in turn from the one to be its window's top left:
+    clockwise from the top left, or, with the direction of the camera's foot, from the
+    corner that puts the edge facing the foot at the window's bottom (corners 2 and 3)."""
+    ordered = order_all_corners(outlines)
+    facing = np.array([(0.0, 0.0) if foot is None else foot for foot in feet], np.float64)
+    middle = ordered.mean(axis=1)
+    bottoms = [(ordered[:, (k + 2) % 4] + ordered[:, (k + 3) % 4]) / 2 - middle for k in range(4)]
+    turn = np.argmax(np.stack([(b * facing).sum(axis=1) for b in bottoms], axis=1), axis=1)
+    turn[[foot is None for foot in feet]] = 0
+    return ordered[np.arange(len(ordered))[:, None], (turn[:, None] + np.arange(4)) % 4]
 
 
 def topness(small: np.ndarray, outlines: list[np.ndarray], feet: list | None = None,

@@ -411,6 +411,11 @@ class _Candidate:
     def middle(self) -> np.ndarray:
         return self.corners.mean(axis=0)
 
+    @cached_property
+    def ordered(self) -> np.ndarray:
+        """The corners clockwise from the top left."""
+        return order_corners(self.corners)
+
     @property
     def guessed(self) -> bool:
         return self.fill == GUESSED
@@ -742,11 +747,11 @@ def _select(image: np.ndarray, found: Found) -> Search:
                     kept = [c if k is joined else k for k in kept]
                 # where the signs disagreed, the reading must not come out sure either way
                 rival[id(top)] = max(rival.get(id(top), 0.0), top.score if disputed else side_face.score)
-                search.rejected.append(Rejected(order_corners(side_face.corners / scale),
+                search.rejected.append(Rejected(side_face.ordered / scale,
                                                 "a side face of the face it joins (less face-like, nearer the camera's foot or darker)"))
                 continue
         if reason:
-            search.rejected.append(Rejected(order_corners(c.corners / scale), reason))
+            search.rejected.append(Rejected(c.ordered / scale, reason))
             continue
         kept.append(c)
     # two faces closer than two cubes' top faces can be (in one plane, the table's, a
@@ -758,7 +763,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
                 rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
                 rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
     for c in kept:
-        corners = order_corners(c.corners / scale)
+        corners = c.ordered / scale
         search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score,
                                  rival.get(id(c), 0.0)))
     return search
@@ -880,7 +885,7 @@ def _joined(c: _Candidate, k: _Candidate) -> bool:
     """Whether `c` lies against `k` closer than a whole face: a face sharing an edge with
     it, i.e. one of the same cube's side faces (two cubes' top faces are at least a face
     apart, whatever the perspective, measured along the face's own axes)."""
-    c0, c1, c2, c3 = order_corners(k.corners)
+    c0, c1, c2, c3 = k.ordered
     across = ((c1 - c0) + (c2 - c3)) / 2
     down = ((c3 - c0) + (c2 - c1)) / 2
     offset = c.middle - k.middle
