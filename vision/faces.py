@@ -96,6 +96,7 @@ class Face:
     square: np.ndarray     # FACE_PIXELS x FACE_PIXELS BGR, straightened
     likeness: float = 1.0      # how much the candidate looked like a top face, 0..1
     rival: float = 0.0         # likeness of a face joined to this one that was taken for its side face
+    aside: bool = False        # it lies where a kept face's side face would (the camera's place says)
 
 
 @dataclass
@@ -762,10 +763,21 @@ def _select(image: np.ndarray, found: Found) -> Search:
             if np.linalg.norm(middles[0] - middles[1]) < TOO_CLOSE * found.side_at((middles[0] + middles[1]) / 2):
                 rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
                 rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
+    # a kept face lying from another towards the camera's foot, as far as that one's side
+    # face would, may be its side face however alike the two look (lit alike, the network
+    # sure of both, as at the photo's far edges): where the count says a face is one too
+    # many, it is the likelier to go (see the reader)
+    aside: set[int] = set()
+    if perspective is not None:
+        for i, c in enumerate(kept):
+            for k in kept[i + 1:]:
+                side_face = perspective.side_of(c, k)
+                if side_face is not None:
+                    aside.add(id(side_face))
     for c in kept:
         corners = c.ordered / scale
         search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score,
-                                 rival.get(id(c), 0.0)))
+                                 rival.get(id(c), 0.0), id(c) in aside))
     return search
 
 

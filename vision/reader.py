@@ -40,6 +40,7 @@ CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge of
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
+PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 
 
@@ -105,6 +106,7 @@ class _Glyph:
     clipped: bool = False     # the glyph runs into the outline's edge (which may cut it)
     letterness: float = 1.0   # the network's chance that the glyph is a letter at all (1 without it)
     cut_off: bool = False     # a stroke of the letter may have been left out at the face's edge
+    aside: bool = False       # it lies where a kept face's side face would
 
     @property
     def plausibility(self) -> float:
@@ -257,7 +259,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
         inked.append((face, ink))
     letters = _letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu, notes)
     return [_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
-                   face.likeness, face.rival, ink.clipped, letterness, ink.cut_off)
+                   face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside)
             for (face, ink), (distances, turns, letterness) in zip(inked, letters)]
 
 
@@ -277,13 +279,15 @@ def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[R
     cubes: those that together are most plausible and fit the cubes best.  A phantom (a
     side face, a shadow) that is fairly plausible on its own still makes a poor set if
     its letter is on no cube left, and it would push a real cube off its own letter.
-    Both are counted as odds: the plausibility's, and the network's odds of each glyph's
-    letter on the cube it is given over its likeliest letter (TEMPERATURE per factor e)."""
+    Both are counted as odds: the plausibility's (less for a face lying where another's
+    side face would), and the network's odds of each glyph's letter on the cube it is
+    given over its likeliest letter (TEMPERATURE per factor e)."""
     extra = len(glyphs) - len(cubes)
     if extra <= 0:
         return glyphs
     pushed = (_costs(glyphs, cubes) - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
-    doubt = np.array([[-np.log(max(g.plausibility, NET_FLOOR))] for g in glyphs])
+    doubt = np.array([[-np.log(max(g.plausibility * (PLACED_ASIDE if g.aside else 1.0), NET_FLOOR))]
+                      for g in glyphs])
     keep_cost = np.hstack([pushed + doubt, np.zeros((len(glyphs), extra))])   # the last columns: not a cube
     kept = [column < len(cubes) for column in assign(keep_cost)]
     for g, keep in zip(glyphs, kept):
@@ -310,7 +314,7 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
         combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
                                float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
                                all(o.clipped for o in same), float(np.mean([o.letterness for o in same])),
-                               all(o.cut_off for o in same)))
+                               all(o.cut_off for o in same), any(o.aside for o in same)))
     return combined
 
 
