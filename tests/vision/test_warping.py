@@ -1,0 +1,43 @@
+"""Many outlines straightened at once give what one warp each would."""
+import cv2
+import numpy as np
+import pytest
+
+from vision import warping
+from vision.bright import order_all_corners, order_corners
+
+
+def _photo_and_quads(count=60, seed=3):
+    rng = np.random.default_rng(seed)
+    photo = cv2.GaussianBlur(rng.integers(0, 256, (300, 400, 3), dtype=np.uint8), (0, 0), 2.0)
+    quads = []
+    for _ in range(count):
+        middle, half, angle = rng.uniform(60, 240, 2), rng.uniform(10, 40), rng.uniform(0, 2 * np.pi)
+        square = [[np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)] for k in range(4)]
+        quads.append(np.float32(np.array(square) * half + middle + rng.normal(0, 3, (4, 2))))
+    return photo, np.array(quads)
+
+
+@pytest.mark.parametrize("size, low, high", [(24, 0.0, 23.0), (48, 14.0, 34.0)])
+def test_straightened_outlines_match_one_warp_each(size, low, high):
+    photo, quads = _photo_and_quads()
+    target = np.float32([[low, low], [high, low], [high, high], [low, high]])
+    one_by_one = np.array([cv2.warpPerspective(photo, cv2.getPerspectiveTransform(q, target), (size, size),
+                                               borderMode=cv2.BORDER_REPLICATE) for q in quads])
+    together = warping.straightened(photo, quads, size, low, high)
+    assert together.shape == one_by_one.shape
+    difference = np.abs(together.astype(int) - one_by_one.astype(int))
+    assert difference.max() <= 1 and (difference > 0).mean() < 0.001      # sub-pixel rounding only
+
+
+def test_many_sample_rows_are_taken_in_pieces_alike(monkeypatch):
+    photo, quads = _photo_and_quads(count=10)
+    whole = warping.straightened(photo[..., 0], quads, 24)
+    monkeypatch.setattr(warping, "REMAP_ROWS", 7)          # OpenCV's maps are limited in size
+    assert np.array_equal(warping.straightened(photo[..., 0], quads, 24), whole)
+
+
+def test_corners_are_ordered_alike_one_at_a_time_and_all_at_once():
+    _, quads = _photo_and_quads()
+    shuffled = np.array([q[np.random.default_rng(i).permutation(4)] for i, q in enumerate(quads)])
+    assert np.array_equal(order_all_corners(shuffled), np.array([order_corners(q) for q in shuffled]))
