@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision import networks
@@ -50,11 +49,10 @@ def _turned(outlines: np.ndarray, feet: list) -> np.ndarray:
     clockwise from the top left, or, with the direction of the camera's foot, from the
     corner that puts the edge facing the foot at the window's bottom (corners 2 and 3)."""
     ordered = order_all_corners(outlines)
-    facing = np.array([(0.0, 0.0) if foot is None else foot for foot in feet], np.float64)
+    facing = np.array([(0.0, 0.0) if foot is None else foot for foot in feet], np.float64)   # none: no turn
     middle = ordered.mean(axis=1)
     bottoms = [(ordered[:, (k + 2) % 4] + ordered[:, (k + 3) % 4]) / 2 - middle for k in range(4)]
     turn = np.argmax(np.stack([(b * facing).sum(axis=1) for b in bottoms], axis=1), axis=1)
-    turn[[foot is None for foot in feet]] = 0
     return ordered[np.arange(len(ordered))[:, None], (turn[:, None] + np.arange(4)) % 4]
 
 
