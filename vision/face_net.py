@@ -36,6 +36,8 @@ def window(small: np.ndarray, corners: np.ndarray, foot: np.ndarray | None = Non
 
 def windows(small: np.ndarray, outlines: list[np.ndarray], feet: list) -> np.ndarray:
     """`window` for each outline and foot (None: not known), N x WINDOW x WINDOW x 3."""
+    if not len(outlines):
+        return np.zeros((0, WINDOW, WINDOW, 3), np.uint8)
     low, high = (WINDOW - FACE) / 2, (WINDOW + FACE) / 2
     seen = straightened(small, _turned(np.asarray(outlines, np.float32), feet), WINDOW, low, high)
     brightest = np.maximum(np.maximum(seen[..., 0], seen[..., 1]), seen[..., 2]).reshape(len(seen), -1)

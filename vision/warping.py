@@ -12,6 +12,8 @@ REMAP_ROWS = 16384                # rows of sample points per remap (OpenCV's ma
 def sampled(image: np.ndarray, x: np.ndarray, y: np.ndarray, border: int = cv2.BORDER_REPLICATE) -> np.ndarray:
     """`image` at the points (x, y) (float32 arrays of one shape, ... x n), bilinearly:
     an array of that shape (with the image's channels after it)."""
+    if x.size == 0:
+        return np.zeros(x.shape + image.shape[2:], image.dtype)
     rows_x, rows_y = x.reshape(-1, x.shape[-1]), y.reshape(-1, y.shape[-1])
     parts = [cv2.remap(image, rows_x[at:at + REMAP_ROWS], rows_y[at:at + REMAP_ROWS], cv2.INTER_LINEAR,
                        borderMode=border) for at in range(0, len(rows_x), REMAP_ROWS)]

@@ -37,6 +37,11 @@ def test_many_sample_rows_are_taken_in_pieces_alike(monkeypatch):
     assert np.array_equal(warping.straightened(photo[..., 0], quads, 24), whole)
 
 
+def test_no_outlines_give_no_pictures():
+    photo, _ = _photo_and_quads(count=1)
+    assert warping.straightened(photo, np.zeros((0, 4, 2), np.float32), 24).shape == (0, 24, 24, 3)
+
+
 def test_corners_are_ordered_alike_one_at_a_time_and_all_at_once():
     _, quads = _photo_and_quads()
     shuffled = np.array([q[np.random.default_rng(i).permutation(4)] for i, q in enumerate(quads)])
