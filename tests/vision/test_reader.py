@@ -115,6 +115,28 @@ def test_of_two_faces_one_too_many_the_one_where_the_other_s_side_face_would_be_
     assert all(min(np.hypot(c.x - t.x, c.y - t.y) for c in reading.cubes) < 0.3 * throw.size for t in throw.cubes)
 
 
+def turned_point(x, y, width, height, turns):
+    """Where (x, y) lands when a width x height photo is turned counter-clockwise by
+    `turns` quarter turns (as np.rot90 turns it)."""
+    for _ in range(turns):
+        x, y, width, height = y, width - 1 - x, height, width
+    return x, y
+
+
+@pytest.mark.parametrize("turns", range(4))
+def test_a_photo_taken_from_any_side_of_the_table(turns):
+    # the 3-D generator always tilts its camera the same way (the point under it below
+    # the photo); a phone held from another side of the table puts that point to the
+    # left, right or above: the same throw, turned, reads the same (24 degrees of tilt)
+    throw = make_throw_3d(352, hard=False)
+    reading = read_image(np.ascontiguousarray(np.rot90(throw.image, turns)), "classic", len(throw.cubes))
+    height, width = throw.image.shape[:2]
+    for truth in throw.cubes:
+        x, y = turned_point(truth.x, truth.y, width, height, turns)
+        got = min(reading.cubes, key=lambda c: np.hypot(c.x - x, c.y - y))
+        assert np.hypot(got.x - x, got.y - y) < 0.3 * throw.size and got.letter == truth.letter, (truth, got)
+
+
 def test_the_later_red_set():
     throw = make_throw(77, vulnerable=True, red_set="later")
     reading = read_image(throw.image, "later")
