@@ -21,8 +21,6 @@ CUT_OFF_SHARE = 0.5         # ink left out at the edge this large, of the glyph'
 APART = 0.15                # of the face: a piece of ink this far from the glyph, and within
 EDGE_BAND = 0.08            # ... this of the face's edge, and spanning less than
 GLYPH_SPAN = 0.6            # ... this share of the glyph along that edge, is not part of it
-FAINT_INK = 0.5             # of the ink's darkness: fainter ink, joined to the glyph and reaching
-FAINT_REACH = 0.25          # ... this share of the glyph's size past it, may be a stroke of the letter
 
 
 @dataclass
@@ -33,7 +31,7 @@ class Ink:
     bar_below: int | None     # quarter turns that bring the bar under the glyph, if a bar was found
     coverage: float           # share of the face covered by ink
     clipped: bool = False     # the glyph runs into the face's edge: the outline may cut through it
-    cut_off: bool = False     # a stroke of the letter may have been left out (at the face's edge, or too faint)
+    cut_off: bool = False     # ink as large as the glyph, beside it at the face's edge, was left out
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:
@@ -91,9 +89,6 @@ def extract_ink(face: np.ndarray) -> Ink | None:
         if i != main[0] and _past_the_outline((x, y, w, h), (mx, my, mw, mh), inner):
             continue
         keep[labels == i] = 255
-    # a stroke too faint to be ink (a thin serif stroke, blurred) but joined to the glyph
-    # and reaching well past it may be part of the letter (an L whose foot faded reads I)
-    cut_off = cut_off or _faint_reach(dark, level, labels == main[0], (mx, my, mw, mh))
     coverage = float((keep > 0).mean())
     if not 0.02 < coverage < 0.6:
         return None
@@ -102,25 +97,6 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
     return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off)
-
-
-def _faint_reach(dark: np.ndarray, level: float, glyph: np.ndarray, box) -> bool:
-    """Whether fainter ink joined to the glyph (FAINT_INK of the ink's level), clear of
-    the band along the face's edge (the cube's rim, the table), reaches FAINT_REACH of
-    the glyph's size past the glyph's box."""
-    inner = dark.shape[0]
-    band = int(inner * EDGE_BAND)
-    faint = (dark > FAINT_INK * level).astype(np.uint8)
-    faint[:band], faint[inner - band:], faint[:, :band], faint[:, inner - band:] = 0, 0, 0, 0
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(faint, connectivity=8)
-    joined = np.unique(labels[glyph & (faint > 0)])
-    joined = joined[joined > 0]
-    if len(joined) == 0:
-        return False
-    x, y, w, h, _ = stats[joined[np.argmax(stats[joined, 4])]]
-    mx, my, mw, mh = box
-    reach = FAINT_REACH * max(mw, mh)
-    return mx - x > reach or my - y > reach or (x + w) - (mx + mw) > reach or (y + h) - (my + mh) > reach
 
 
 def _gaps(piece, glyph) -> tuple[float, float]:

@@ -105,7 +105,7 @@ class _Glyph:
     rival: float = 0.0        # likeness of a joined face taken for this one's side face
     clipped: bool = False     # the glyph runs into the outline's edge (which may cut it)
     letterness: float = 1.0   # the network's chance that the glyph is a letter at all (1 without it)
-    cut_off: bool = False     # a stroke of the letter may have been left out (at the face's edge, or too faint)
+    cut_off: bool = False     # a stroke of the letter may have been left out at the face's edge
     aside: bool = False       # it lies where a kept face's side face would
 
     @property

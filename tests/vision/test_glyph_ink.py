@@ -52,25 +52,3 @@ def test_a_sliver_of_the_next_face_at_the_edge_leaves_no_doubt():
     cv2.rectangle(face, (84, 30), (95, 44), (30, 30, 30), -1)
     ink = extract_ink(face)
     assert not ink.cut_off
-
-
-def _stem(face: np.ndarray) -> np.ndarray:
-    cv2.rectangle(face, (42, 22), (54, 72), (30, 30, 30), -1)
-    return face
-
-
-def test_a_stroke_too_faint_for_ink_but_joined_to_the_glyph_leaves_it_in_doubt():
-    # a blurred serif L whose thin foot fades: its dark stem alone reads as I, surely
-    plain = extract_ink(cv2.GaussianBlur(_stem(_face()), (0, 0), 1.0))
-    footed = _stem(_face())
-    cv2.rectangle(footed, (55, 66), (72, 71), (160, 160, 160), -1)
-    faded = extract_ink(cv2.GaussianBlur(footed, (0, 0), 1.0))
-    assert not plain.cut_off
-    assert faded.cut_off and faded.mask[66:72, 60:72].max() == 0       # left out, but in doubt
-
-
-def test_a_faint_rim_along_the_face_s_edge_is_no_stroke():
-    face = _stem(_face())
-    cv2.rectangle(face, (0, 0), (95, 5), (160, 160, 160), -1)           # the cube's rounded edge, shaded
-    cv2.rectangle(face, (42, 5), (54, 22), (160, 160, 160), -1)          # ... joined to the stem by shade
-    assert not extract_ink(cv2.GaussianBlur(face, (0, 0), 1.0)).cut_off
