@@ -18,7 +18,7 @@ from vision import letter_net, ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, PLAIN, many_letter_distances
 from vision.faces import Rejected, search_faces
-from vision.glyphs import extract_ink
+from vision.glyphs import RED_THRESHOLD, extract_ink
 
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
@@ -32,6 +32,7 @@ DISPUTED = 0.8             # the most confidence a letter Tesseract changed can 
 # glyph right less often than the letter network, overrule it)
 OCR_WEIGHT = TEMPERATURE * float(np.log(10))
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
+COLOUR_MARGIN = 0.06       # ... unless the ink's redness is this near the threshold
 FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
 TRUSTED = 0.85             # a candidate this plausible is surely a top face (the face network says 0.9-1 of most)
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
@@ -97,7 +98,7 @@ class _Glyph:
     square: np.ndarray        # the straightened face
     corners: np.ndarray
     centre: tuple[float, float]
-    red: bool
+    redness: float            # the ink's red over its green and blue (glyphs.RED_THRESHOLD parts red from black)
     mask: np.ndarray
     distances: np.ndarray     # to each of the 26 letters
     turns: np.ndarray         # the quarter turn that fits each letter best
@@ -107,6 +108,25 @@ class _Glyph:
     letterness: float = 1.0   # the network's chance that the glyph is a letter at all (1 without it)
     cut_off: bool = False     # a stroke of the letter may have been left out at the face's edge
     aside: bool = False       # it lies where a kept face's side face would
+
+    @property
+    def red(self) -> bool:
+        return self.redness > RED_THRESHOLD
+
+    @property
+    def colour_in_doubt(self) -> bool:
+        """Red ink in dim or tinted light can look nearly black: near the threshold, the
+        ink's colour is left to the letters and the cube set."""
+        return abs(self.redness - RED_THRESHOLD) < COLOUR_MARGIN
+
+    def colour_cost(self, red_cube: bool, soft: bool) -> float:
+        """What putting the glyph on a cube of this colour costs: nothing where its ink is
+        that colour, COLOUR_COST where the other; `soft`, in between across COLOUR_MARGIN
+        either side of the threshold."""
+        if not soft:
+            return COLOUR_COST * (self.red != red_cube)
+        redder = float(np.clip((self.redness - RED_THRESHOLD) / (2 * COLOUR_MARGIN) + 0.5, 0.0, 1.0))
+        return COLOUR_COST * ((1 - redder) if red_cube else redder)
 
     @property
     def plausibility(self) -> float:
@@ -138,13 +158,18 @@ def _confidence(distances: np.ndarray, chosen: int) -> float:
     return float(weights[chosen] / weights.sum())
 
 
-def _costs(glyphs: list[_Glyph], cubes: tuple[str, ...]) -> np.ndarray:
+def _costs(glyphs: list[_Glyph], cubes: tuple[str, ...], soft_colour: bool = True) -> np.ndarray:
     """What putting each glyph on each cube costs: its distance to the nearest of that
-    cube's letters, and a heavy charge where the ink's colour is not the cube's."""
-    red_cube = [i >= len(pq.BLACK_CUBES) for i in range(len(cubes))]
+    cube's letters, and a heavy charge where the ink's colour is not the cube's (less
+    where the ink's colour is in doubt, if `soft_colour`)."""
     return np.array([[min(g.distances[LETTERS.index(ch)] for ch in set(faces))
-                      + COLOUR_COST * (g.red != red_cube[c]) for c, faces in enumerate(cubes)]
+                      + g.colour_cost(_red_cube(c), soft_colour) for c, faces in enumerate(cubes)]
                      for g in glyphs])
+
+
+def _red_cube(index: int) -> bool:
+    """Whether the cube at this place of `cube_list` is a red one (they come last)."""
+    return index >= len(pq.BLACK_CUBES)
 
 
 def _decide(glyphs: list[_Glyph], cubes: tuple[str, ...]):
@@ -258,7 +283,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
             continue
         inked.append((face, ink))
     letters = _letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu, notes)
-    return [_Glyph(face.square, face.corners, face.centre, ink.red, ink.mask, distances, turns,
+    return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
                    face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside)
             for (face, ink), (distances, turns, letterness) in zip(inked, letters)]
 
@@ -285,7 +310,9 @@ def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[R
     extra = len(glyphs) - len(cubes)
     if extra <= 0:
         return glyphs
-    pushed = (_costs(glyphs, cubes) - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
+    # (with the ink's colour taken as it looks: a doubtful colour must not let a phantom
+    # of about the right letter take a cube of the other colour)
+    pushed = (_costs(glyphs, cubes, soft_colour=False) - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
     doubt = np.array([[-np.log(max(g.plausibility * (PLACED_ASIDE if g.aside else 1.0), NET_FLOOR))]
                       for g in glyphs])
     keep_cost = np.hstack([pushed + doubt, np.zeros((len(glyphs), extra))])   # the last columns: not a cube
@@ -310,8 +337,8 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
                       for other in frames[1:] if other]
         same = [o for o in same if np.hypot(o.centre[0] - g.centre[0], o.centre[1] - g.centre[1]) < side / 2]
         distances = np.mean([o.distances for o in same], axis=0)
-        red = sum(o.red for o in same) * 2 > len(same)
-        combined.append(_Glyph(g.square, g.corners, g.centre, red, g.mask, distances, g.turns,
+        combined.append(_Glyph(g.square, g.corners, g.centre, float(np.median([o.redness for o in same])),
+                               g.mask, distances, g.turns,
                                float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
                                all(o.clipped for o in same), float(np.mean([o.letterness for o in same])),
                                all(o.cut_off for o in same), any(o.aside for o in same)))
@@ -364,7 +391,11 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     doubts = _doubt_the_chain(glyphs, cubes, _costs(glyphs, cubes), owners, choices) if cubes and glyphs \
         else [c[2] for c in choices]
     for g, cube, (chosen, confidence, _), uncertain in zip(glyphs, owners, choices, doubts):
-        reading.cubes.append(CubeReading(LETTERS[chosen], g.red, g.centre[0], g.centre[1], confidence, uncertain,
+        # where the ink's colour was in doubt, the letters and the cube set chose the cube,
+        # and the cube's colour is the reading's (elsewhere the ink's: a cube may be given
+        # a glyph of the other colour only because nothing else fits)
+        red = _red_cube(cube) if cube is not None and g.colour_in_doubt else g.red
+        reading.cubes.append(CubeReading(LETTERS[chosen], red, g.centre[0], g.centre[1], confidence, uncertain,
                                          cube, cubes[cube] if cube is not None else "", int(g.turns[chosen])))
     reading.ms = (time.perf_counter() - start) * 1000
     if debug is not None:

@@ -115,6 +115,18 @@ def test_of_two_faces_one_too_many_the_one_where_the_other_s_side_face_would_be_
     assert all(min(np.hypot(c.x - t.x, c.y - t.y) for c in reading.cubes) < 0.3 * throw.size for t in throw.cubes)
 
 
+def test_red_ink_that_dim_light_makes_nearly_black_is_settled_by_the_cube_set():
+    # a hard 3-D throw in dim, tinted light: the red V and G read black at 0.97 and 1.00
+    # (their ink's redness just under the threshold); the letters and the three red
+    # cubes of the set decide such ink's colour
+    throw = make_throw_3d(58, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for truth in throw.cubes:
+        got = min(reading.cubes, key=lambda c: np.hypot(c.x - truth.x, c.y - truth.y))
+        if np.hypot(got.x - truth.x, got.y - truth.y) < 0.3 * throw.size and got.letter == truth.letter:
+            assert got.red == truth.red, (truth, got)
+
+
 def turned_point(x, y, width, height, turns):
     """Where (x, y) lands when a width x height photo is turned counter-clockwise by
     `turns` quarter turns (as np.rot90 turns it)."""
