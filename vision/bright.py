@@ -10,11 +10,7 @@ import numpy as np
 
 def order_corners(corners: np.ndarray) -> np.ndarray:
     """Corners clockwise from the top-left, so every warp has the same handedness."""
-    c = corners.astype(np.float32)
-    centre = c.mean(axis=0)
-    c = c[np.argsort(np.arctan2(c[:, 1] - centre[1], c[:, 0] - centre[0]))]
-    start = int(np.argmin(c.sum(axis=1)))
-    return np.concatenate([c[start:], c[:start]])
+    return order_all_corners(np.asarray(corners)[None])[0]
 
 
 def order_all_corners(quads: np.ndarray) -> np.ndarray:

@@ -361,14 +361,9 @@ def _meet(p: np.ndarray, d: np.ndarray, q: np.ndarray, e: np.ndarray) -> tuple[n
     return p + t[..., None] * d, met
 
 
-def _corners(centre: np.ndarray, angle: float, reach: list[float]) -> np.ndarray:
-    """The rectangle round `centre` along the axes at `angle`, reaching right, down, left
-    and up as far as `reach` says."""
-    return _rectangles(centre[None], np.array([angle]), np.float32([reach]))[0]
-
-
 def _rectangles(centres: np.ndarray, angles: np.ndarray, reaches: np.ndarray) -> np.ndarray:
-    """`_corners` for many (N x 2, N, N x 4 float32): N x 4 x 2."""
+    """The rectangle round each centre (N x 2) along the axes at its angle (N), reaching
+    right, down, left and up as far as its `reaches` row says (N x 4, float32): N x 4 x 2."""
     along = np.stack([np.cos(angles), np.sin(angles)], axis=1).astype(np.float32)[:, None, :]
     normal = np.concatenate([-along[..., 1:], along[..., :1]], axis=2)
     right, down, left, up = (reaches[:, k, None, None] for k in range(4))

@@ -42,7 +42,12 @@ def test_no_outlines_give_no_pictures():
     assert warping.straightened(photo, np.zeros((0, 4, 2), np.float32), 24).shape == (0, 24, 24, 3)
 
 
-def test_corners_are_ordered_alike_one_at_a_time_and_all_at_once():
+def test_corners_come_clockwise_from_the_top_left_however_they_were_given():
     _, quads = _photo_and_quads()
     shuffled = np.array([q[np.random.default_rng(i).permutation(4)] for i, q in enumerate(quads)])
-    assert np.array_equal(order_all_corners(shuffled), np.array([order_corners(q) for q in shuffled]))
+    for given, ordered in zip(shuffled, order_all_corners(shuffled)):
+        assert sorted(map(tuple, ordered)) == sorted(map(tuple, given))
+        assert np.argmin(ordered.sum(axis=1)) == 0                     # the top left first
+        x, y = ordered[:, 0], ordered[:, 1]
+        assert (x * np.roll(y, -1) - np.roll(x, -1) * y).sum() > 0       # clockwise, y pointing down
+        assert np.array_equal(order_corners(given), ordered)
