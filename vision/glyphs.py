@@ -1,9 +1,10 @@
 """From a straightened face to a normalised glyph and its ink colour.
 
 The face's own white sets the white balance, so warm or cool light does not turn black
-ink red.  Ink is what is much darker than that white; red is ink whose red stands well
-above its green and blue.  The glyph is the ink near the middle, cropped, padded to a
-square and described by a histogram of oriented gradients (HOG)."""
+ink red.  Ink is what is much darker than that white (on a face lit unevenly, than the
+light where it lies); red is ink whose red stands well above its green and blue.  The
+glyph is the ink near the middle, cropped, padded to a square and described by a
+histogram of oriented gradients (HOG)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ CUT_OFF_SHARE = 0.5         # ink left out at the edge this large, of the glyph'
 APART = 0.15                # of the face: a piece of ink this far from the glyph, and within
 EDGE_BAND = 0.08            # ... this of the face's edge, and spanning less than
 GLYPH_SPAN = 0.6            # ... this share of the glyph along that edge, is not part of it
+LIGHT_BLOCKS = 6            # the face's light is measured in this many blocks a side
+UNEVEN_LIGHT = 1.3          # a face lit this much more brightly on one side has its light evened out
 
 
 @dataclass
@@ -48,7 +51,7 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     size = face.shape[0]
     margin = int(size * MARGIN)
     f = white_balanced(face)[margin:size - margin, margin:size - margin]
-    dark = 1 - f.min(axis=2)
+    dark = 1 - (f / _light(f)).min(axis=2)
     level, _ = cv2.threshold((np.clip(dark, 0, 1) * 255).astype(np.uint8), 0, 255,
                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     level = max(level / 255, 0.22)
@@ -97,6 +100,33 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
     return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off)
+
+
+def _light(f: np.ndarray) -> np.ndarray:
+    """How brightly each part of the face is lit, in units of its white (H x W x 1): 1
+    all over where the face is evenly lit.  Where a lamp to one side or the shade of a
+    hand leaves part of it half as bright, that part is not ink: the light is then a
+    plane fitted to the brightest pixels of each block of the face (the blocks covered
+    by the glyph's strokes, darker than the plane, are left out of the fit)."""
+    gray = f.mean(axis=2)
+    n = gray.shape[0] // LIGHT_BLOCKS * LIGHT_BLOCKS
+    step = n // LIGHT_BLOCKS
+    blocks = gray[:n, :n].reshape(LIGHT_BLOCKS, step, LIGHT_BLOCKS, step).transpose(0, 2, 1, 3)
+    level = np.percentile(blocks.reshape(LIGHT_BLOCKS * LIGHT_BLOCKS, -1), 80, axis=1)
+    centres = (np.arange(LIGHT_BLOCKS) + 0.5) * step
+    ys, xs = np.meshgrid(centres, centres, indexing="ij")
+    design = np.column_stack([np.ones(level.size), xs.ravel(), ys.ravel()])
+    fitted = np.ones(level.size, bool)
+    for _ in range(3):
+        plane, *_ = np.linalg.lstsq(design[fitted], level[fitted], rcond=None)
+        fitted = level > 0.85 * (design @ plane)
+        if fitted.sum() < LIGHT_BLOCKS:
+            return np.ones(f.shape[:2] + (1,), np.float32)
+    rows, columns = np.mgrid[0:gray.shape[0], 0:gray.shape[1]]
+    light = plane[0] + plane[1] * columns + plane[2] * rows
+    if light.max() < UNEVEN_LIGHT * max(light.min(), 1e-3):
+        return np.ones(f.shape[:2] + (1,), np.float32)
+    return np.clip(light / np.percentile(light, 85), 0.2, 1.0)[..., None].astype(np.float32)
 
 
 def _gaps(piece, glyph) -> tuple[float, float]:

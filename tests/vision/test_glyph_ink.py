@@ -52,3 +52,28 @@ def test_a_sliver_of_the_next_face_at_the_edge_leaves_no_doubt():
     cv2.rectangle(face, (84, 30), (95, 44), (30, 30, 30), -1)
     ink = extract_ink(face)
     assert not ink.cut_off
+
+
+def _t(face: np.ndarray) -> np.ndarray:
+    cv2.rectangle(face, (26, 14), (70, 24), (30, 30, 30), -1)
+    cv2.rectangle(face, (43, 14), (53, 80), (30, 30, 30), -1)
+    return face
+
+
+def test_a_face_half_in_shade_gives_the_glyph_not_the_shade():
+    # a lamp to one side: the left of the face half as bright as the right, shading into
+    # it; the shaded half was taken for ink (and a clean T for no glyph at all)
+    face = _face()
+    face[:, :40] = 110
+    face[:, 40:56] = np.linspace(110, 225, 16)[None, :, None].astype(np.uint8)
+    ink = extract_ink(_t(face))
+    assert ink.mask[:, :20].max() == 0 and ink.mask[:, 76:].max() == 0
+    assert ink.mask[16:78, 45:52].all() and ink.mask[16:23, 28:69].all()
+
+
+def test_a_face_lit_evenly_keeps_its_thin_faint_strokes():
+    # the light is evened out only where one side is much brighter: a faint stroke on an
+    # evenly lit face stays ink
+    face = _t(_face())
+    cv2.rectangle(face, (20, 70), (76, 73), (120, 120, 120), -1)
+    assert extract_ink(face).mask[71, 22:75].all()

@@ -127,6 +127,18 @@ def test_red_ink_that_dim_light_makes_nearly_black_is_settled_by_the_cube_set():
             assert got.red == truth.red, (truth, got)
 
 
+def test_a_cube_lit_from_one_side_is_read():
+    # a 3-D throw where the T's face is twice as bright on one side as on the other: the
+    # dim half was taken for ink, the face for one with no glyph, and a shadow read I
+    # took the cube's place
+    throw = make_throw_3d(690, hard=False)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    t = next(c for c in throw.cubes if c.letter == "T" and abs(c.x - 1390) < 5)
+    got = min(reading.cubes, key=lambda c: np.hypot(c.x - t.x, c.y - t.y))
+    assert np.hypot(got.x - t.x, got.y - t.y) < 0.3 * throw.size
+    assert got.letter == "T"
+
+
 def turned_point(x, y, width, height, turns):
     """Where (x, y) lands when a width x height photo is turned counter-clockwise by
     `turns` quarter turns (as np.rot90 turns it)."""
