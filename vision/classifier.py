@@ -14,7 +14,7 @@ import numpy as np
 from PIL import ImageDraw
 
 from vision.glyphs import features, normalise, rotations
-from vision.render import SHIPPED_FONTS, glyph_tile
+from vision.render import BARRED, SHIPPED_FONTS, glyph_tile
 
 LETTERS = tuple(string.ascii_uppercase) + ("Qu",)    # Boggle's "Qu" face is one class of its own
 PLAIN = 26                  # the first 26 classes are the single letters
@@ -23,6 +23,9 @@ TILTS = (-7.0, 0.0, 7.0)
 STRETCHES = (0.8, 1.0, 1.2)
 WEIGHTS = (-1, 0, 1)        # erode, as is, dilate: thinner and bolder strokes
 NEIGHBOURS = 3
+# the letters a bar settles the way up of: those that look alike turned (dice bar them);
+# any other letter shows its own way up, and a line under it is the cube's edge or a gap
+BARRED_LETTERS = np.array(sorted(LETTERS.index(ch) for ch in BARRED))
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,8 @@ def references() -> References:
 def letter_distances(mask: np.ndarray, turns: int | None = None, qu: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """For each of the 26 letters (and "Qu" if `qu`), the distance of this glyph to it
     (the mean of its nearest references, in the quarter turn that fits best) and that
-    quarter turn.  `turns` fixes the quarter turn when an orientation bar was seen."""
+    quarter turn.  `turns`, the quarter turn an orientation bar says, if one was seen,
+    fixes the turn of the letters dice bar (BARRED_LETTERS)."""
     return many_letter_distances([(mask, turns)], qu)[0]
 
 
@@ -94,10 +98,8 @@ def many_letter_distances(glyphs: list[tuple[np.ndarray, int | None]],
     if not glyphs:
         return []
     refs = references()
-    allowed = [list(range(4)) if turns is None else [turns] for _, turns in glyphs]
-    v = np.array([features(turned[k]) for (mask, _), ks in zip(glyphs, allowed)
-                  for turned in [rotations(mask)] for k in ks])
-    # squared distances to every reference in every allowed quarter turn at once
+    v = np.array([features(turned) for mask, _ in glyphs for turned in rotations(mask)])
+    # squared distances to every reference in every quarter turn at once
     # (references x glyph, not glyph x references transposed: ten times faster in numpy)
     d = np.sqrt(np.maximum((v * v).sum(1)[:, None] - 2 * (refs.vectors @ v.T).T + refs.norms[None, :], 0))
     classes = len(LETTERS) if qu else PLAIN
@@ -105,9 +107,10 @@ def many_letter_distances(glyphs: list[tuple[np.ndarray, int | None]],
     for index in range(classes):
         group = d[:, refs.starts[index]:refs.starts[index + 1]]
         near[:, index] = np.partition(group, NEIGHBOURS, axis=1)[:, :NEIGHBOURS].mean(axis=1)
-    results, row = [], 0
-    for ks in allowed:
-        rows = near[row:row + len(ks)]
-        row += len(ks)
-        results.append((rows.min(axis=0), np.array(ks)[rows.argmin(axis=0)]))
+    results = []
+    for (_, fixed), rows in zip(glyphs, near.reshape(len(glyphs), 4, classes)):
+        distances, turns = rows.min(axis=0), rows.argmin(axis=0)
+        if fixed is not None:
+            distances[BARRED_LETTERS], turns[BARRED_LETTERS] = rows[fixed, BARRED_LETTERS], fixed
+        results.append((distances, turns))
     return results

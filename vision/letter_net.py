@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from vision import networks
-from vision.classifier import LETTERS, PLAIN
+from vision.classifier import BARRED_LETTERS, LETTERS, PLAIN
 from vision.glyphs import GLYPH, normalise
 from vision.networks import ModelMissing  # noqa: F401  (raised here, caught by the reader)
 
@@ -40,8 +40,9 @@ def scores(glyphs: np.ndarray, path: Path | None = None) -> np.ndarray:
 
 def read_glyphs(glyphs: list[tuple[np.ndarray, int | None]], qu: bool = False,
                 path: Path | None = None) -> list[NetReading]:
-    """For each (mask, turns) -- `turns` fixed when an orientation bar was seen -- the
-    probability of each letter (and "Qu" if `qu`) and the quarter turn that fits it best."""
+    """For each (mask, turns) -- `turns` the quarter turn an orientation bar says, if one
+    was seen, which settles it for the letters dice bar -- the probability of each letter
+    (and "Qu" if `qu`) and the quarter turn that fits it best."""
     if not glyphs:
         return []
     p = scores(np.array([normalise(mask) for mask, _ in glyphs]), path)
@@ -49,9 +50,8 @@ def read_glyphs(glyphs: list[tuple[np.ndarray, int | None]], qu: bool = False,
     readings = []
     for row, (_, fixed) in zip(p, glyphs):
         by_turn = row[:-1].reshape(LETTER_CLASSES, 4)[:letters]
+        chances, turns = by_turn.sum(axis=1), by_turn.argmax(axis=1)
         if fixed is not None:
-            chances, turns = by_turn[:, fixed], np.full(letters, fixed)
-        else:
-            chances, turns = by_turn.sum(axis=1), by_turn.argmax(axis=1)
+            chances[BARRED_LETTERS], turns[BARRED_LETTERS] = by_turn[BARRED_LETTERS, fixed], fixed
         readings.append(NetReading(chances / max(chances.sum(), 1e-12), turns, 1.0 - float(row[-1])))
     return readings
