@@ -44,6 +44,7 @@ import numpy as np
 
 from vision import face_net
 from vision.bright import bright_outlines, order_corners
+from vision.glyphs import with_faint_parts
 from vision.networks import ModelMissing
 from vision.warping import sampled, straightened
 
@@ -148,7 +149,7 @@ def blurred_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | No
     strong = _ink(depth, changed, INK_DEPTH)
     pieces = _seeds(strong, side) if pieces is None else pieces
     seeds = []
-    for x, y, w, h in _seeds(_with_faint_parts(strong, _ink(depth, changed, INK_DEPTH * FAINT)), side):
+    for x, y, w, h in _seeds(with_faint_parts(strong, _ink(depth, changed, INK_DEPTH * FAINT)), side):
         inside = [s for s in pieces if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
         if all(s[2] * s[3] * FAINT_GAIN < w * h and not _same_middle(s, (x, y, w, h), side) for s in inside):
             seeds.append((x, y, w, h))
@@ -196,16 +197,6 @@ def _seeds(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int]]:
                     still.append((x + a, y + b, c, d, part))
         joined = still
     return seeds
-
-
-def _with_faint_parts(strong: np.ndarray, faint: np.ndarray) -> np.ndarray:
-    """The ink, with the fainter marks joined to it (a blurred letter's thin strokes,
-    which leave only pieces of it dark enough): a hysteresis threshold, 0/255."""
-    count, labels = cv2.connectedComponents(faint, connectivity=8)
-    inked = np.zeros(count, bool)
-    inked[np.unique(labels[strong > 0])] = True
-    inked[0] = False
-    return inked[labels].astype(np.uint8) * 255
 
 
 def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.ndarray | None]]:

@@ -24,6 +24,7 @@ EDGE_BAND = 0.08            # ... this of the face's edge, and spanning less tha
 GLYPH_SPAN = 0.6            # ... this share of the glyph along that edge, is not part of it
 LIGHT_BLOCKS = 6            # the face's light is measured in this many blocks a side
 UNEVEN_LIGHT = 1.3          # a face lit this much more brightly on one side has its light evened out
+HAIRLINE = 0.6              # ink joined to the glyph this share as dark as the threshold is a hairline
 
 
 @dataclass
@@ -46,8 +47,10 @@ def white_balanced(face: np.ndarray) -> np.ndarray:
     return f / white
 
 
-def extract_ink(face: np.ndarray) -> Ink | None:
-    """The glyph's ink on one face, or None when the face holds no glyph (not a face)."""
+def extract_ink(face: np.ndarray, hairlines: bool = False) -> Ink | None:
+    """The glyph's ink on one face, or None when the face holds no glyph (not a face).
+    `hairlines`: with the fainter ink joined to it, down to HAIRLINE of the threshold
+    (the thin strokes of a serif letter, which blur leaves pale: a T's bar, a D's bowl)."""
     size = face.shape[0]
     margin = int(size * MARGIN)
     f = white_balanced(face)[margin:size - margin, margin:size - margin]
@@ -56,6 +59,8 @@ def extract_ink(face: np.ndarray) -> Ink | None:
                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     level = max(level / 255, 0.22)
     mask = (dark > level).astype(np.uint8) * 255
+    if hairlines:
+        mask = with_faint_parts(mask, (dark > max(HAIRLINE * level, 0.15)).astype(np.uint8))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
     inner = mask.shape[0]
     keep = np.zeros_like(mask)
@@ -100,6 +105,16 @@ def extract_ink(face: np.ndarray) -> Ink | None:
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
     return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off)
+
+
+def with_faint_parts(strong: np.ndarray, faint: np.ndarray) -> np.ndarray:
+    """The ink, with the fainter marks joined to it (a blurred letter's thin strokes,
+    which leave only pieces of it dark enough): a hysteresis threshold, 0/255."""
+    count, labels = cv2.connectedComponents(faint, connectivity=8)
+    inked = np.zeros(count, bool)
+    inked[np.unique(labels[strong > 0])] = True
+    inked[0] = False
+    return inked[labels].astype(np.uint8) * 255
 
 
 def _light(f: np.ndarray) -> np.ndarray:

@@ -29,6 +29,11 @@ class NetReading:
     turns: np.ndarray             # per letter, the quarter turn that fits it best
     letterness: float             # how sure the network is that this is a letter at all, 0..1
 
+    @property
+    def sureness(self) -> float:
+        """How sure the network is of its likeliest letter, and that it is a letter at all."""
+        return float(self.probabilities.max()) * self.letterness
+
 
 def scores(glyphs: np.ndarray, path: Path | None = None) -> np.ndarray:
     """The network's probabilities (N, CLASSES) for normalised glyphs (N, INPUT, INPUT)."""

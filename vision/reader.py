@@ -17,8 +17,8 @@ from firmware.games import perquackey as pq
 from vision import letter_net, ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, PLAIN, many_letter_distances
-from vision.faces import Rejected, search_faces
-from vision.glyphs import RED_THRESHOLD, extract_ink
+from vision.faces import Face, Rejected, search_faces
+from vision.glyphs import RED_THRESHOLD, Ink, extract_ink
 
 CUBE_SETS = ("classic", "later", "any")
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
@@ -43,6 +43,7 @@ PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidat
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
+HAIRLINE_SURER = 0.1       # the network's sureness (top probability x letterness) a glyph's hairlines must add
 
 
 class CubeCountError(ValueError):
@@ -242,25 +243,48 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
     return [(g, chosen) for g, chosen, _ in sorted(asked, key=lambda a: a[2])]
 
 
-def _letter_distances(glyphs: list[tuple[np.ndarray, int | None]], qu: bool,
-                      notes: list[str]) -> list[tuple[np.ndarray, np.ndarray, float]]:
-    """Each glyph's distance to every letter, the quarter turn that fits each, and how
-    surely it is a letter at all.  The reference glyphs say how near the nearest letter
-    is (so a shadow stays far from every letter); the network, where it can run, how
-    much further each other letter is: its log-probabilities in units of TEMPERATURE, so
-    the letter's share of the confidence the reader reports is the network's probability.
-    (Measured on 3-D renders, the network alone reads more letters right, and its
-    confident readings are more often right, than the references or the two averaged.)"""
-    hog = many_letter_distances(glyphs, qu)
-    if not glyphs:
-        return []
+def _letter_distances(inked: list[tuple[Face, Ink]], qu: bool,
+                      notes: list[str]) -> list[tuple[Ink, np.ndarray, np.ndarray, float]]:
+    """Each glyph's ink as read (see `_with_hairlines`), its distance to every letter, the
+    quarter turn that fits each, and how surely it is a letter at all.  The reference
+    glyphs say how near the nearest letter is (so a shadow stays far from every letter);
+    the network, where it can run, how much further each other letter is: its
+    log-probabilities in units of TEMPERATURE, so the letter's share of the confidence
+    the reader reports is the network's probability.  (Measured on 3-D renders, the
+    network alone reads more letters right, and its confident readings are more often
+    right, than the references or the two averaged.)"""
+    inks = [ink for _, ink in inked]
     try:
-        net = letter_net.read_glyphs(glyphs, qu)
+        net = letter_net.read_glyphs([_as_read(ink) for ink in inks], qu)
     except letter_net.ModelMissing as exc:
         notes.append(f"Letters read by the reference glyphs alone: {exc}.")
-        return [(distances, turns, 1.0) for distances, turns in hog]
-    return [(_learned_distances(distances.min(), reading.probabilities), reading.turns, reading.letterness)
-            for (distances, _), reading in zip(hog, net)]
+        hog = many_letter_distances([_as_read(ink) for ink in inks], qu)
+        return [(ink, distances, turns, 1.0) for ink, (distances, turns) in zip(inks, hog)]
+    inks, net = _with_hairlines(inked, net, qu)
+    hog = many_letter_distances([_as_read(ink) for ink in inks], qu)
+    return [(ink, _learned_distances(distances.min(), reading.probabilities), reading.turns, reading.letterness)
+            for ink, (distances, _), reading in zip(inks, hog, net)]
+
+
+def _as_read(ink: Ink) -> tuple[np.ndarray, int | None]:
+    return ink.mask, ink.bar_below
+
+
+def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
+                    qu: bool) -> tuple[list[Ink], list[letter_net.NetReading]]:
+    """Each glyph's ink and the network's reading of it: a glyph the network is unsure of
+    is read again with its hairlines (the pale thin strokes of a blurred serif letter:
+    a T's bar, a D's bowl), and taken so where the network is clearly surer of that
+    (HAIRLINE_SURER): the extra ink can as well be a shadow or the cube's edge."""
+    inks, net = [ink for _, ink in inked], list(net)
+    unsure = [i for i, reading in enumerate(net) if reading.sureness < 1 - HAIRLINE_SURER]
+    hairlines = {i: ink for i in unsure for ink in [extract_ink(inked[i][0].square, hairlines=True)]
+                 if ink is not None}
+    again = letter_net.read_glyphs([_as_read(ink) for ink in hairlines.values()], qu)
+    for (i, ink), reading in zip(hairlines.items(), again):
+        if reading.sureness > net[i].sureness + HAIRLINE_SURER:
+            inks[i], net[i] = ink, reading
+    return inks, net
 
 
 def _learned_distances(nearest: float, probabilities: np.ndarray) -> np.ndarray:
@@ -282,10 +306,9 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue
         inked.append((face, ink))
-    letters = _letter_distances([(ink.mask, ink.bar_below) for _, ink in inked], qu, notes)
     return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
                    face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside)
-            for (face, ink), (distances, turns, letterness) in zip(inked, letters)]
+            for (face, _), (ink, distances, turns, letterness) in zip(inked, _letter_distances(inked, qu, notes))]
 
 
 def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:

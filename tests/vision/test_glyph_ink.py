@@ -77,3 +77,19 @@ def test_a_face_lit_evenly_keeps_its_thin_faint_strokes():
     face = _t(_face())
     cv2.rectangle(face, (20, 70), (76, 73), (120, 120, 120), -1)
     assert extract_ink(face).mask[71, 22:75].all()
+
+
+def test_the_pale_hairlines_of_a_letter_are_its_ink_when_asked_for():
+    # a serif T in blur: the stem dark, the thin bar pale; without it the T is an I
+    face = _face()
+    cv2.rectangle(face, (44, 18), (54, 80), (30, 30, 30), -1)
+    cv2.rectangle(face, (24, 18), (74, 21), (185, 185, 185), -1)
+    assert not extract_ink(face).mask[19, 26:73].any()
+    assert extract_ink(face, hairlines=True).mask[19, 26:73].all()
+
+
+def test_pale_ink_apart_from_the_glyph_is_no_hairline():
+    face = _face()
+    cv2.rectangle(face, (44, 18), (54, 80), (30, 30, 30), -1)
+    cv2.rectangle(face, (62, 40), (80, 44), (185, 185, 185), -1)     # a pale smudge not joined to it
+    assert not extract_ink(face, hairlines=True).mask[42, 64:78].any()

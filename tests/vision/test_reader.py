@@ -139,6 +139,17 @@ def test_a_cube_lit_from_one_side_is_read():
     assert got.letter == "T"
 
 
+def test_blurred_serif_letters_are_read_with_their_pale_hairlines():
+    # a hard 3-D throw in dim light: of a serif D and O only the thick strokes were dark
+    # enough to be ink, and they read J and C
+    throw = make_throw_3d(61, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for letter, x in (("D", 1246), ("O", 1031)):
+        truth = next(c for c in throw.cubes if c.letter == letter and abs(c.x - x) < 5)
+        got = min(reading.cubes, key=lambda c: np.hypot(c.x - truth.x, c.y - truth.y))
+        assert np.hypot(got.x - truth.x, got.y - truth.y) < 0.3 * throw.size and got.letter == letter
+
+
 def turned_point(x, y, width, height, turns):
     """Where (x, y) lands when a width x height photo is turned counter-clockwise by
     `turns` quarter turns (as np.rot90 turns it)."""
