@@ -35,7 +35,7 @@ class Ink:
     bar_below: int | None     # quarter turns that bring the bar under the glyph, if a bar was found
     coverage: float           # share of the face covered by ink
     clipped: bool = False     # the glyph runs into the face's edge: the outline may cut through it
-    cut_off: bool = False     # ink as large as the glyph, beside it at the face's edge, was left out
+    cut_off: bool = False     # a stroke may be left out: ink as large as the glyph beside it at the edge
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -44,6 +44,7 @@ NET_FLOOR = 1e-6           # the least probability the network's word is taken a
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 HAIRLINE_SURER = 0.1       # the network's sureness (top probability x letterness) a glyph's hairlines must add
+HAIRLINE_DOUBT = 0.5       # an I its hairlines make another letter this surely may be that letter faded
 
 
 class CubeCountError(ValueError):
@@ -107,7 +108,7 @@ class _Glyph:
     rival: float = 0.0        # likeness of a joined face taken for this one's side face
     clipped: bool = False     # the glyph runs into the outline's edge (which may cut it)
     letterness: float = 1.0   # the network's chance that the glyph is a letter at all (1 without it)
-    cut_off: bool = False     # a stroke of the letter may have been left out at the face's edge
+    cut_off: bool = False     # a stroke of the letter may have been left out (at the face's edge, or faded)
     aside: bool = False       # it lies where a kept face's side face would
 
     @property
@@ -272,19 +273,27 @@ def _as_read(ink: Ink) -> tuple[np.ndarray, int | None]:
 
 def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
                     qu: bool) -> tuple[list[Ink], list[letter_net.NetReading]]:
-    """Each glyph's ink and the network's reading of it: a glyph the network is unsure of
-    is read again with its hairlines (the pale thin strokes of a blurred serif letter:
-    a T's bar, a D's bowl), and taken so where the network is clearly surer of that
-    (HAIRLINE_SURER): the extra ink can as well be a shadow or the cube's edge."""
+    """Each glyph's ink and the network's reading of it.  A glyph the network is unsure
+    of, or reads I (what an L, T or D leaves when a thin stroke fades), is read again
+    with its hairlines (the pale thin strokes of a blurred serif letter: an L's foot, a
+    T's bar, a D's bowl).  It is taken so where the network is clearly surer of that
+    (HAIRLINE_SURER: the extra ink can as well be a shadow or the cube's edge); an I
+    that its hairlines make another letter fairly surely (HAIRLINE_DOUBT) is in doubt."""
     inks, net = [ink for _, ink in inked], list(net)
-    unsure = [i for i, reading in enumerate(net) if reading.sureness < 1 - HAIRLINE_SURER]
-    hairlines = {i: ink for i in unsure for ink in [extract_ink(inked[i][0].square, hairlines=True)]
+    asked = [i for i, reading in enumerate(net) if reading.sureness < 1 - HAIRLINE_SURER or _read_i(reading)]
+    hairlines = {i: ink for i in asked for ink in [extract_ink(inked[i][0].square, hairlines=True)]
                  if ink is not None}
     again = letter_net.read_glyphs([_as_read(ink) for ink in hairlines.values()], qu)
     for (i, ink), reading in zip(hairlines.items(), again):
         if reading.sureness > net[i].sureness + HAIRLINE_SURER:
             inks[i], net[i] = ink, reading
+        elif _read_i(net[i]) and not _read_i(reading) and reading.sureness >= HAIRLINE_DOUBT:
+            inks[i] = replace(inks[i], cut_off=True)
     return inks, net
+
+
+def _read_i(reading: letter_net.NetReading) -> bool:
+    return int(np.argmax(reading.probabilities)) == LETTERS.index("I")
 
 
 def _learned_distances(nearest: float, probabilities: np.ndarray) -> np.ndarray:
