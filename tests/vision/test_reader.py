@@ -127,16 +127,25 @@ def test_red_ink_that_dim_light_makes_nearly_black_is_settled_by_the_cube_set():
             assert got.red == truth.red, (truth, got)
 
 
+def cube_at(throw, letter, x):
+    """The true cube showing `letter` whose top face's middle lies at about `x`."""
+    return next(c for c in throw.cubes if c.letter == letter and abs(c.x - x) < 5)
+
+
+def reading_on(reading, truth, throw):
+    """The reading nearest a true cube, which must lie on that cube's top face."""
+    got = min(reading.cubes, key=lambda c: np.hypot(c.x - truth.x, c.y - truth.y))
+    assert np.hypot(got.x - truth.x, got.y - truth.y) < 0.3 * throw.size, (truth, got)
+    return got
+
+
 def test_a_cube_lit_from_one_side_is_read():
     # a 3-D throw where the T's face is twice as bright on one side as on the other: the
     # dim half was taken for ink, the face for one with no glyph, and a shadow read I
     # took the cube's place
     throw = make_throw_3d(690, hard=False)
     reading = read_image(throw.image, "classic", len(throw.cubes))
-    t = next(c for c in throw.cubes if c.letter == "T" and abs(c.x - 1390) < 5)
-    got = min(reading.cubes, key=lambda c: np.hypot(c.x - t.x, c.y - t.y))
-    assert np.hypot(got.x - t.x, got.y - t.y) < 0.3 * throw.size
-    assert got.letter == "T"
+    assert reading_on(reading, cube_at(throw, "T", 1390), throw).letter == "T"
 
 
 def test_blurred_serif_letters_are_read_with_their_pale_hairlines():
@@ -145,9 +154,7 @@ def test_blurred_serif_letters_are_read_with_their_pale_hairlines():
     throw = make_throw_3d(61, hard=True)
     reading = read_image(throw.image, "classic", len(throw.cubes))
     for letter, x in (("D", 1246), ("O", 1031)):
-        truth = next(c for c in throw.cubes if c.letter == letter and abs(c.x - x) < 5)
-        got = min(reading.cubes, key=lambda c: np.hypot(c.x - truth.x, c.y - truth.y))
-        assert np.hypot(got.x - truth.x, got.y - truth.y) < 0.3 * throw.size and got.letter == letter
+        assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
 
 
 def test_an_l_whose_foot_faded_is_not_a_sure_i():
@@ -155,9 +162,7 @@ def test_an_l_whose_foot_faded_is_not_a_sure_i():
     # at 0.98; with its hairlines it reads L, so the I is left in doubt
     throw = make_throw_3d(186, hard=True)
     reading = read_image(throw.image, "classic", len(throw.cubes))
-    truth = next(c for c in throw.cubes if c.letter == "L" and abs(c.x - 735) < 5)
-    got = min(reading.cubes, key=lambda c: np.hypot(c.x - truth.x, c.y - truth.y))
-    assert np.hypot(got.x - truth.x, got.y - truth.y) < 0.3 * throw.size
+    got = reading_on(reading, cube_at(throw, "L", 735), throw)
     assert got.letter == "L" or got.uncertain
 
 
