@@ -35,7 +35,9 @@ class Ink:
     bar_below: int | None     # quarter turns that bring the bar under the glyph, if a bar was found
     coverage: float           # share of the face covered by ink
     clipped: bool = False     # the glyph runs into the face's edge: the outline may cut through it
-    cut_off: bool = False     # a stroke may be left out: ink as large as the glyph beside it at the edge
+    # a stroke of the letter may be left out: ink as large as the glyph beside it at the
+    # face's edge (or, the reader finds, a hairline too faint to be ink: see reader._with_hairlines)
+    cut_off: bool = False
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:

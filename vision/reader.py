@@ -268,6 +268,7 @@ def _letter_distances(inked: list[tuple[Face, Ink]], qu: bool,
 
 
 def _as_read(ink: Ink) -> tuple[np.ndarray, int | None]:
+    """What the letter steps read of an ink: its mask, and the quarter turn its bar says."""
     return ink.mask, ink.bar_below
 
 

@@ -71,12 +71,17 @@ def test_a_face_half_in_shade_gives_the_glyph_not_the_shade():
     assert ink.mask[16:78, 45:52].all() and ink.mask[16:23, 28:69].all()
 
 
-def test_a_face_lit_evenly_keeps_its_thin_faint_strokes():
-    # the light is evened out only where one side is much brighter: a faint stroke on an
-    # evenly lit face stays ink
-    face = _t(_face())
-    cv2.rectangle(face, (20, 70), (76, 73), (120, 120, 120), -1)
-    assert extract_ink(face).mask[71, 22:75].all()
+def test_a_bold_stroke_on_a_face_in_shade_is_ink_not_dim_light():
+    # the light is measured on the brightest pixels of each block, and the blocks a bold
+    # stroke covers are left out: a light that followed the strokes would take a stroke
+    # two blocks wide for a dim part of the face and lose it
+    face = _face()
+    face[:, :40] = 110
+    face[:, 40:56] = np.linspace(110, 225, 16)[None, :, None].astype(np.uint8)
+    cv2.rectangle(face, (56, 14), (84, 80), (30, 30, 30), -1)
+    cv2.rectangle(face, (30, 14), (84, 22), (30, 30, 30), -1)
+    ink = extract_ink(face)
+    assert ink.mask[16:78, 58:82].all() and ink.mask[:, :20].max() == 0
 
 
 def test_the_pale_hairlines_of_a_letter_are_its_ink_when_asked_for():
