@@ -8,7 +8,8 @@ rounded edge), and every cube in a throw is the same size.  So:
 
 1. glyph seeds: thin dark marks on a lighter ground (a morphological black-hat), joined
    into one blob per letter; faces brighter than the table also come from a whiteness
-   map (bright.py);
+   map (bright.py); once the side is known, fainter letters too (dim light, blur, the
+   small far faces of a steep view), unless the table's own pattern makes too many;
 2. for each seed, the face's axes from the gradients round it (the four-fold mean
    angle), and along each axis the face's border: the first strong change of
    brightness, with the glyph wiped off inside its own box; the same border looked for
@@ -53,6 +54,7 @@ FACE_PIXELS = 96          # the straightened face
 FIRST_SIDES = (0.04, 0.08)   # of the photo's width: first guesses at a face's side
 INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
 FAINT = 0.8               # ... and a fainter stroke joined to one, this share as dark
+FAINT_LETTER = 0.6        # ... and, once the side is known, a letter this share as dark apart from any seed
 FAINT_GAIN = 1.5          # a letter so joined is a seed of its own where its box is this much larger,
 SAME_MIDDLE = 0.15        # ... and its middle this far (of the side) from its dark pieces' middles
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
@@ -154,6 +156,20 @@ def blurred_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | No
         if all(s[2] * s[3] * FAINT_GAIN < w * h and not _same_middle(s, (x, y, w, h), side) for s in inside):
             seeds.append((x, y, w, h))
     return seeds
+
+
+def faint_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None, clean: np.ndarray | None,
+                       known: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes round whole letters fainter than a seed's ink (a small cube at the far edge
+    of a steep view, blurred, in dim light), apart from the `known` seeds.  Looked for
+    only once the side is known, and none where there are more than a table's pattern
+    would make: faint marks that many are the cloth's weave or the wood's grain."""
+    seeds = _seeds(_ink(_depth(gray, side, clean), changed, INK_DEPTH * FAINT_LETTER), side)
+    if seeds and known:
+        middles = [np.float32([[x + w / 2, y + h / 2] for x, y, w, h in boxes]) for boxes in (seeds, known)]
+        apart = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2).min(axis=1)
+        seeds = [s for s, d in zip(seeds, apart) if d >= 0.5 * side]
+    return seeds if len(seeds) <= MOST_OUTLINES else []
 
 
 def _depth(gray: np.ndarray, side: float, clean: np.ndarray | None) -> np.ndarray:
@@ -681,8 +697,8 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
 
 def _completed(view: _View, scale: float, side: float, candidates: list[_Candidate],
                changed: np.ndarray | None) -> Found:
-    """The traced candidates, and those round blurred letters (looked for once the side is
-    known: they are little help in learning it, and cost a trace each), a guessed face round
+    """The traced candidates, and those round blurred and faint letters (looked for once the
+    side is known: they are little help in learning it, and cost a trace each), a guessed face round
     every glyph, as large as a top face is at its place (its size is no evidence of the
     camera's place, which comes from the traced faces alone), and the face network's
     judgement of each."""
@@ -691,6 +707,9 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     clean = view.closed(side)
     pieces = [c.seed for c in traced if c.seed is not None]
     traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, clean, pieces))
+               if not c.guessed]
+    known = [c.seed for c in traced if c.seed is not None]
+    traced += [c for c in _traced(view, side, clean, faint_letter_seeds(view.gray, side, changed, clean, known))
                if not c.guessed]
     guessable = [c for c in traced if c.seed is not None]
     guessed = _guessed(view, clean, guessable,

@@ -51,3 +51,29 @@ def test_a_blurred_letter_in_pieces_is_one_seed():
     cv2.line(image, (x + 20, y + h), (x + 20, y), 30, 5)
     seeds = faces.blurred_letter_seeds(image, SIDE)
     assert any(sx <= x - 2 and sx + w >= x + 22 and sy <= y and sy + sh >= y + h for sx, sy, w, sh in seeds)
+
+
+def _n(image: np.ndarray, x: int, y: int, grey: int, h: int = 26, stroke: int = 4) -> None:
+    cv2.line(image, (x, y + h), (x, y), grey, stroke)
+    cv2.line(image, (x, y), (x + 20, y + h), grey, stroke)
+    cv2.line(image, (x + 20, y + h), (x + 20, y), grey, stroke)
+
+
+def test_a_faint_letter_apart_from_the_seeds_is_found_once_the_side_is_known():
+    # a bold N, and a faint one (a quarter darker than its face: a far cube in dim light)
+    image = np.full((200, 300), 215, np.uint8)
+    _n(image, 40, 80, 30)
+    _n(image, 200, 80, 160)
+    bold = faces.glyph_seeds(image, SIDE)
+    assert [x < 100 for x, _, _, _ in bold] == [True]
+    faint = faces.faint_letter_seeds(image, SIDE, None, None, bold)
+    assert len(faint) == 1 and faint[0][0] >= 190       # the faint N, and not the bold one again
+
+
+def test_a_weave_of_faint_marks_is_the_table_not_letters():
+    # a cloth's weave: faint letter-sized marks everywhere, more than any throw has cubes
+    image = np.full((400, 600), 215, np.uint8)
+    for x in range(20, 580, 60):
+        for y in range(20, 380, 60):
+            _n(image, x, y, 160)
+    assert faces.faint_letter_seeds(image, SIDE, None, None, []) == []

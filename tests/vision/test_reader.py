@@ -166,6 +166,15 @@ def test_an_l_whose_foot_faded_is_not_a_sure_i():
     assert got.letter == "L" or got.uncertain
 
 
+@pytest.mark.parametrize("seed, letter, x", [(44, "N", 1524), (66, "W", 465)])
+def test_a_cube_whose_letter_is_too_faint_for_a_seed_is_read(seed, letter, x):
+    # hard 3-D throws in dim light: a small far cube's blurred letter was never dark enough
+    # to be looked for, and a shadow read as a letter took the cube's place
+    throw = make_throw_3d(seed, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
+
+
 def turned_point(x, y, width, height, turns):
     """Where (x, y) lands when a width x height photo is turned counter-clockwise by
     `turns` quarter turns (as np.rot90 turns it)."""
