@@ -83,7 +83,7 @@ OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would b
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
 SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness, and
 GLYPH_CONTRAST = 0.35     # ... the glyph's contrast a face needs, which down to this
-FAINT_CONTRAST = 0.25     # ... is then enough (dim light, glare)
+FAINT_CONTRAST = 0.25     # ... is then enough (dim light, glare; less sure, a little more is needed)
 UNEVEN = 0.25             # ... and below this unevenness (shade, blur, glare across a face),
 FAIR_TOP = 0.15           # ... this sure: the cube count then decides which candidates are cubes
 TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart or more (slack for the outlines)
@@ -933,10 +933,18 @@ def _refusal(c: _Candidate, side: float) -> str | None:
     # face uneven too: where the face network is sure of it, that sign is overruled
     if c.evenness > 0.15 and (c.topness is None or c.topness < (SURE_TOP if c.evenness > UNEVEN else FAIR_TOP)):
         return f"uneven inside ({c.evenness:.2f}): table texture or a shadow edge"
-    # a dim or glared glyph is paler: where the face network is sure of the face, it may be
-    if c.contrast < (FAINT_CONTRAST if c.topness is not None and c.topness >= SURE_TOP else GLYPH_CONTRAST):
+    # a dim or glared glyph is paler: the surer the face network is of the face, the paler it may be
+    if c.contrast < _contrast_needed(c.topness):
         return f"no dark glyph inside (contrast {c.contrast:.2f})"
     return None
+
+
+def _contrast_needed(topness: float | None) -> float:
+    """The glyph's contrast a face needs: GLYPH_CONTRAST, down to FAINT_CONTRAST as the
+    face network grows sure of the face (SURE_TOP)."""
+    if topness is None:
+        return GLYPH_CONTRAST
+    return GLYPH_CONTRAST - (GLYPH_CONTRAST - FAINT_CONTRAST) * min(1.0, topness / SURE_TOP)
 
 
 def warp(image: np.ndarray, corners: np.ndarray, size: int = FACE_PIXELS) -> np.ndarray:
