@@ -911,9 +911,10 @@ def _joined(c: _Candidate, k: _Candidate) -> bool:
     if min(abs(u), abs(v)) > 0.45 or apart < 0.45:
         return False                  # diagonal: two cubes; or on it: a second seed on the same face
     # a side face is lit differently from the top face, or foreshortened; two top faces
-    # side by side (touching cubes, a tray of them) are lit alike and the same size
+    # side by side (touching cubes, a tray of them) are lit alike and the same size (which
+    # a guessed face's is by making: beside a traced face, only the light tells)
     unlike = (max(c.level, k.level) > BRIGHTER * min(c.level, k.level)
-              or min(c.area, k.area) < FORESHORTENED * max(c.area, k.area))
+              or not (c.guessed or k.guessed) and min(c.area, k.area) < FORESHORTENED * max(c.area, k.area))
     return unlike and apart < JOINED_STEEP
 
 

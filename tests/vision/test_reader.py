@@ -103,6 +103,17 @@ def test_a_pale_glyph_on_a_face_the_network_half_believes_is_read(seed, letter, 
     assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
 
 
+def test_a_face_beside_a_guessed_one_lit_alike_is_a_cube_of_its_own():
+    # a hard 3-D throw: the M's traced face is smaller than the face guessed round the
+    # touching cube's glyph, and that size, made not found, took it for a side face
+    # (and the Z beside it was read M in its place)
+    throw = make_throw_3d(2, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    upper_m = next(c for c in throw.cubes if c.letter == "M" and abs(c.y - 478) < 5)
+    assert reading_on(reading, upper_m, throw).letter == "M"
+    assert reading_on(reading, cube_at(throw, "Z", 1400), throw).letter == "Z"
+
+
 def test_two_overlapping_faces_are_one_cube_even_where_the_network_takes_both_for_top_faces():
     # a hard 3-D throw where two outlines half over one M were both kept (the network
     # sure of each), and read M and N: the H elsewhere lost its place to them
