@@ -37,6 +37,7 @@ def straightened(image: np.ndarray, quads: np.ndarray, size: int, low: float = 0
     den = np.where(np.abs(den) < 1e-12, 1e-12, den)         # a degenerate outline: any picture will do
     g, h = (sx * dy2 - dx2 * sy) / den, (dx1 * sy - sx * dy1) / den
     w = g * u + h * v + 1
+    w = np.where(np.abs(w) < 1e-12, 1e-12, w)               # a crossed outline's vanishing line: far off
     x = ((x1 - x0 + g * x1) * u + (x3 - x0 + h * x3) * v + x0) / w
     y = ((y1 - y0 + g * y1) * u + (y3 - y0 + h * y3) * v + y0) / w
     return sampled(image, x.astype(np.float32), y.astype(np.float32), border)
