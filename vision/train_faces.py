@@ -26,7 +26,7 @@ from vision.bright import order_corners
 from vision.face_net import MODEL_PATH, WINDOW, windows
 from vision.faces import find_candidates
 from vision.train_letters import train_fonts
-from vision.training import arguments, export, fit, start_torch
+from vision.training import arguments, export, fit, predicted, start_torch
 
 TRAIN_SEED = 2_000_000          # apart from the bench's seeds, the tests' and the letter network's
 SURE = (0.3, 0.7)               # overlaps below the first are no top face, above the second surely one
@@ -75,7 +75,8 @@ def _as_tensors(windows: np.ndarray, overlaps: np.ndarray):
     in proportion."""
     import torch
     target = np.clip((overlaps - SURE[0]) / (SURE[1] - SURE[0]), 0, 1).astype(np.float32)
-    return torch.from_numpy(windows).float().permute(0, 3, 1, 2) / 255, torch.from_numpy(target)
+    # divided in place: the float copy of some 300 000 windows alone is 9 GB
+    return torch.from_numpy(windows).permute(0, 3, 1, 2).float().div_(255), torch.from_numpy(target)
 
 
 def _mirrored(batch, generator):
@@ -95,7 +96,7 @@ def train(windows: np.ndarray, overlaps: np.ndarray, valid: tuple[np.ndarray, np
         return torch.nn.functional.binary_cross_entropy_with_logits(logits.squeeze(1), target)
 
     def report(model) -> str:
-        said = torch.sigmoid(model(vx).squeeze(1)).numpy() > 0.5
+        said = torch.sigmoid(predicted(model, vx).squeeze(1)).numpy() > 0.5
         return (f"validation: top faces taken {said[top].mean() * 100:.2f} %, "
                 f"other outlines refused {(~said[other]).mean() * 100:.2f} %")
     return fit(build_model(), x, y, bce, epochs, seed, report, augment=_mirrored)

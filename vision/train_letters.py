@@ -35,7 +35,7 @@ from vision.classifier import LETTERS
 from vision.glyphs import extract_ink, normalise
 from vision.letter_net import INPUT, MODEL_PATH, NOT_A_LETTER, CLASSES
 from vision.render import BARRED, glyph_tile
-from vision.training import arguments, export, fit, start_torch
+from vision.training import arguments, export, fit, predicted, start_torch
 
 # The training fonts, regular and bold, by the Debian package that installs each: sans,
 # serif, condensed and monospaced designs, so that the network learns letters, not one
@@ -264,7 +264,7 @@ def train(images: np.ndarray, labels: np.ndarray, valid: tuple[np.ndarray, np.nd
         return torch.nn.functional.cross_entropy(logits, truth, label_smoothing=0.02)
     return fit(build_model(), torch.from_numpy(images).float().unsqueeze(1) / 255, torch.from_numpy(labels),
                smoothed, epochs, seed,
-               lambda model: f"validation letters right {letter_accuracy(model(vx), vy) * 100:.2f} %")
+               lambda model: f"validation letters right {letter_accuracy(predicted(model, vx), vy) * 100:.2f} %")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,6 +8,13 @@ from pathlib import Path
 from typing import Callable
 
 
+def predicted(model, x, batch: int = 2048):
+    """The model's outputs for every row of `x`, a batch at a time (a whole validation
+    set at once takes gigabytes for the first layer's activations alone)."""
+    import torch
+    return torch.cat([model(x[first:first + batch]) for first in range(0, len(x), batch)])
+
+
 def fit(model, x, y, loss: Callable, epochs: int, seed: int, report: Callable[[object], str],
         augment: Callable | None = None, batch: int = 256):
     """AdamW with a one-cycle schedule over shuffled batches; after each epoch, a line
