@@ -133,21 +133,21 @@ def closed(gray: np.ndarray, side: float) -> np.ndarray:
 
 
 def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None,
-                clean: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+                depth: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
     """Boxes (x, y, width, height) round letter-like dark marks: thinner than a fifth of a
     face, much darker than the ground round them, about the size of a letter once their
-    pieces are joined.  `clean`: `closed(gray, side)`, if already made."""
-    return _seeds(_ink(_depth(gray, side, clean), changed, INK_DEPTH), side)
+    pieces are joined.  `depth`: `darkness(gray, side)`, if already made."""
+    return _seeds(_ink(darkness(gray, side) if depth is None else depth, changed, INK_DEPTH), side)
 
 
 def blurred_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None,
-                         clean: np.ndarray | None = None,
+                         depth: np.ndarray | None = None,
                          pieces: list[tuple[int, int, int, int]] | None = None) -> list[tuple[int, int, int, int]]:
     """Boxes round blurred letters that `glyph_seeds` finds only pieces of (their thin
     strokes are a little too faint): the fainter ink joins the pieces into the whole
-    letter, a seed where it is more than its pieces.  `pieces`: `glyph_seeds`' boxes, if
-    already found."""
-    depth = _depth(gray, side, clean)
+    letter, a seed where it is more than its pieces.  `depth`: `darkness(gray, side)`,
+    and `pieces`: `glyph_seeds`' boxes, if already made."""
+    depth = darkness(gray, side) if depth is None else depth
     strong = _ink(depth, changed, INK_DEPTH)
     pieces = _seeds(strong, side) if pieces is None else pieces
     seeds = []
@@ -158,13 +158,13 @@ def blurred_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | No
     return seeds
 
 
-def faint_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None, clean: np.ndarray | None,
+def faint_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None, depth: np.ndarray | None,
                        known: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Boxes round whole letters fainter than a seed's ink (a small cube at the far edge
     of a steep view, blurred, in dim light), apart from the `known` seeds.  Looked for
     only once the side is known, and none where there are more than a table's pattern
     would make: faint marks that many are the cloth's weave or the wood's grain."""
-    seeds = _seeds(_ink(_depth(gray, side, clean), changed, INK_DEPTH * FAINT_LETTER), side)
+    seeds = _seeds(_ink(darkness(gray, side) if depth is None else depth, changed, INK_DEPTH * FAINT_LETTER), side)
     if seeds and known:
         middles = [np.float32([[x + w / 2, y + h / 2] for x, y, w, h in boxes]) for boxes in (seeds, known)]
         apart = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2).min(axis=1)
@@ -172,9 +172,9 @@ def faint_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None
     return seeds if len(seeds) <= MOST_OUTLINES else []
 
 
-def _depth(gray: np.ndarray, side: float, clean: np.ndarray | None) -> np.ndarray:
+def darkness(gray: np.ndarray, side: float, clean: np.ndarray | None = None) -> np.ndarray:
     """How much darker each pixel is than round it, as a share, for marks thinner than a
-    quarter of a face (a black-hat)."""
+    quarter of a face (a black-hat).  `clean`: `closed(gray, side)`, if already made."""
     gray_f = gray.astype(np.float32)
     dark = (closed(gray, side) if clean is None else clean) - gray_f
     return dark / (gray_f + dark + 10)
@@ -437,6 +437,7 @@ class _View:
     blurred: np.ndarray
     axes: AxisField
     _closed: dict[float, np.ndarray] = field(default_factory=dict)
+    _darkness: dict[float, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def of(cls, small: np.ndarray) -> "_View":
@@ -451,6 +452,13 @@ class _View:
             self._closed[side] = closed(self.gray, side)
         return self._closed[side]
 
+    def darkness(self, side: float) -> np.ndarray:
+        """`darkness(gray, side)`, made once for each side (the seeds, the blurred
+        letters and the faint ones are all found in it)."""
+        if side not in self._darkness:
+            self._darkness[side] = darkness(self.gray, side, self.closed(side))
+        return self._darkness[side]
+
 
 def _light_removed(small: np.ndarray) -> np.ndarray:
     """The photo as if under white light: each channel over its brightest pixels'.  Warm
@@ -464,7 +472,7 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
                 outlines: list[np.ndarray]) -> list[_Candidate]:
     """A candidate round every glyph seed, and one for every outline found another way."""
     clean = view.closed(side)
-    found = _traced(view, side, clean, glyph_seeds(view.gray, side, changed, clean))
+    found = _traced(view, side, clean, glyph_seeds(view.gray, side, changed, view.darkness(side)))
     if not outlines:
         return found
     rectangles = [cv2.minAreaRect(corners) for corners in outlines]
@@ -704,12 +712,12 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     judgement of each."""
     traced = [c for c in candidates if not c.guessed]
     perspective = _perspective(traced, side, view.small.shape)
-    clean = view.closed(side)
+    clean, depth = view.closed(side), view.darkness(side)
     pieces = [c.seed for c in traced if c.seed is not None]
-    traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, clean, pieces))
+    traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, depth, pieces))
                if not c.guessed]
     known = [c.seed for c in traced if c.seed is not None]
-    traced += [c for c in _traced(view, side, clean, faint_letter_seeds(view.gray, side, changed, clean, known))
+    traced += [c for c in _traced(view, side, clean, faint_letter_seeds(view.gray, side, changed, depth, known))
                if not c.guessed]
     guessable = [c for c in traced if c.seed is not None]
     guessed = _guessed(view, clean, guessable,
