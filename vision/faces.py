@@ -132,22 +132,19 @@ def closed(gray: np.ndarray, side: float) -> np.ndarray:
     return cv2.morphologyEx(gray, cv2.MORPH_CLOSE, _disc(side * 0.25)).astype(np.float32)
 
 
-def glyph_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None,
-                depth: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
-    """Boxes (x, y, width, height) round letter-like dark marks: thinner than a fifth of a
-    face, much darker than the ground round them, about the size of a letter once their
-    pieces are joined.  `depth`: `darkness(gray, side)`, if already made."""
-    return _seeds(_ink(darkness(gray, side) if depth is None else depth, changed, INK_DEPTH), side)
+def glyph_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+    """Boxes (x, y, width, height) round letter-like dark marks in a `darkness` map:
+    thinner than a fifth of a face, much darker than the ground round them, about the
+    size of a letter once their pieces are joined."""
+    return _seeds(_ink(depth, changed, INK_DEPTH), side)
 
 
-def blurred_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None = None,
-                         depth: np.ndarray | None = None,
+def blurred_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None = None,
                          pieces: list[tuple[int, int, int, int]] | None = None) -> list[tuple[int, int, int, int]]:
     """Boxes round blurred letters that `glyph_seeds` finds only pieces of (their thin
     strokes are a little too faint): the fainter ink joins the pieces into the whole
-    letter, a seed where it is more than its pieces.  `depth`: `darkness(gray, side)`,
-    and `pieces`: `glyph_seeds`' boxes, if already made."""
-    depth = darkness(gray, side) if depth is None else depth
+    letter, a seed where it is more than its pieces.  `pieces`: `glyph_seeds`' boxes, if
+    already found."""
     strong = _ink(depth, changed, INK_DEPTH)
     pieces = _seeds(strong, side) if pieces is None else pieces
     seeds = []
@@ -158,13 +155,13 @@ def blurred_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | No
     return seeds
 
 
-def faint_letter_seeds(gray: np.ndarray, side: float, changed: np.ndarray | None, depth: np.ndarray | None,
+def faint_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None,
                        known: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Boxes round whole letters fainter than a seed's ink (a small cube at the far edge
     of a steep view, blurred, in dim light), apart from the `known` seeds.  Looked for
     only once the side is known, and none where there are more than a table's pattern
     would make: faint marks that many are the cloth's weave or the wood's grain."""
-    seeds = _seeds(_ink(darkness(gray, side) if depth is None else depth, changed, INK_DEPTH * FAINT_LETTER), side)
+    seeds = _seeds(_ink(depth, changed, INK_DEPTH * FAINT_LETTER), side)
     if seeds and known:
         middles = [np.float32([[x + w / 2, y + h / 2] for x, y, w, h in boxes]) for boxes in (seeds, known)]
         apart = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2).min(axis=1)
@@ -472,7 +469,7 @@ def _candidates(view: _View, side: float, changed: np.ndarray | None,
                 outlines: list[np.ndarray]) -> list[_Candidate]:
     """A candidate round every glyph seed, and one for every outline found another way."""
     clean = view.closed(side)
-    found = _traced(view, side, clean, glyph_seeds(view.gray, side, changed, view.darkness(side)))
+    found = _traced(view, side, clean, glyph_seeds(view.darkness(side), side, changed))
     if not outlines:
         return found
     rectangles = [cv2.minAreaRect(corners) for corners in outlines]
@@ -714,10 +711,10 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     perspective = _perspective(traced, side, view.small.shape)
     clean, depth = view.closed(side), view.darkness(side)
     pieces = [c.seed for c in traced if c.seed is not None]
-    traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(view.gray, side, changed, depth, pieces))
+    traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(depth, side, changed, pieces))
                if not c.guessed]
     known = [c.seed for c in traced if c.seed is not None]
-    traced += [c for c in _traced(view, side, clean, faint_letter_seeds(view.gray, side, changed, depth, known))
+    traced += [c for c in _traced(view, side, clean, faint_letter_seeds(depth, side, changed, known))
                if not c.guessed]
     guessable = [c for c in traced if c.seed is not None]
     guessed = _guessed(view, clean, guessable,

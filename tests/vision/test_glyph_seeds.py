@@ -26,8 +26,8 @@ def _letter_sized(seeds):
 
 
 def test_a_letter_joined_to_an_edge_line_is_still_a_seed():
-    alone = _letter_sized(faces.glyph_seeds(_face_with_n(False), SIDE))
-    joined = _letter_sized(faces.glyph_seeds(_face_with_n(True), SIDE))
+    alone = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(False), SIDE), SIDE))
+    joined = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(True), SIDE), SIDE))
     assert len(alone) == 1 and len(joined) == 1
     assert np.abs(np.subtract(joined[0], alone[0])).max() <= 2      # the letter's box, give or take a stub
 
@@ -49,7 +49,7 @@ def test_a_blurred_letter_in_pieces_is_one_seed():
     cv2.line(image, (x, y), (x + 20, y + h), 150, 2)
     cv2.line(image, (x, y + h), (x, y), 30, 5)
     cv2.line(image, (x + 20, y + h), (x + 20, y), 30, 5)
-    seeds = faces.blurred_letter_seeds(image, SIDE)
+    seeds = faces.blurred_letter_seeds(faces.darkness(image, SIDE), SIDE)
     assert any(sx <= x - 2 and sx + w >= x + 22 and sy <= y and sy + sh >= y + h for sx, sy, w, sh in seeds)
 
 
@@ -64,9 +64,9 @@ def test_a_faint_letter_apart_from_the_seeds_is_found_once_the_side_is_known():
     image = np.full((200, 300), 215, np.uint8)
     _n(image, 40, 80, 30)
     _n(image, 200, 80, 160)
-    bold = faces.glyph_seeds(image, SIDE)
+    bold = faces.glyph_seeds(faces.darkness(image, SIDE), SIDE)
     assert [x < 100 for x, _, _, _ in bold] == [True]
-    faint = faces.faint_letter_seeds(image, SIDE, None, None, bold)
+    faint = faces.faint_letter_seeds(faces.darkness(image, SIDE), SIDE, None, bold)
     assert len(faint) == 1 and faint[0][0] >= 190       # the faint N, and not the bold one again
 
 
@@ -76,4 +76,4 @@ def test_a_weave_of_faint_marks_is_the_table_not_letters():
     for x in range(20, 580, 60):
         for y in range(20, 380, 60):
             _n(image, x, y, 160)
-    assert faces.faint_letter_seeds(image, SIDE, None, None, []) == []
+    assert faces.faint_letter_seeds(faces.darkness(image, SIDE), SIDE, None, []) == []
