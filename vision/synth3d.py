@@ -121,6 +121,29 @@ class Light:
 
 
 @dataclass
+class Box:
+    """A solid box standing on the table (a tray's floor, rim or the walls between its
+    cells), painted with the table before the cubes."""
+    base: np.ndarray              # its four corners on the table (4, 2), mm, in order round it
+    height: float                 # mm
+    colour: np.ndarray            # BGR under the table's full light
+
+    def faces(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each face's outward normal and corners (3-D): the top, then the four sides."""
+        low = np.column_stack([self.base, np.zeros(4)])
+        high = np.column_stack([self.base, np.full(4, self.height)])
+        middle = self.base.mean(axis=0)
+        faces = [(np.array([0.0, 0.0, 1.0]), high)]
+        for k in range(4):
+            edge = self.base[(k + 1) % 4] - self.base[k]
+            out = np.array([edge[1], -edge[0]]) / np.hypot(*edge)
+            if out @ (self.base[k] - middle) < 0:
+                out = -out
+            faces.append((np.append(out, 0.0), np.array([low[k], low[(k + 1) % 4], high[(k + 1) % 4], high[k]])))
+        return faces
+
+
+@dataclass
 class Scene:
     camera: Camera
     cubes: list[Cube]
@@ -134,6 +157,7 @@ class Scene:
     hard: bool
     size: tuple[int, int]
     notes: dict = field(default_factory=dict)
+    boxes: list[Box] = field(default_factory=list)    # in the order they are painted, lowest first
 
 
 def _camera(rng: np.random.Generator, size, hard: bool) -> Camera:
@@ -347,6 +371,17 @@ def _table_light(scene: Scene, size_px: float) -> np.ndarray:
     return cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _paint_boxes(image: np.ndarray, scene: Scene) -> None:
+    """Paint the boxes standing on the table, each face flat and lit by its slope."""
+    camera = scene.camera
+    for box in scene.boxes:
+        for normal, corners in box.faces():
+            if normal @ (camera.position - corners.mean(axis=0)) <= 0:
+                continue
+            pts = np.round(camera.project(corners) * 16).astype(np.int32)
+            cv2.fillConvexPoly(image, pts, (box.colour * _shade(scene, normal)).tolist(), cv2.LINE_AA, shift=4)
+
+
 def _paint_cube(image: np.ndarray, scene: Scene, cube: Cube, body: np.ndarray, ink: np.ndarray,
                 bevel: float, shine: float) -> None:
     """Paint one cube's visible faces on a window round it at twice the resolution, then
@@ -505,7 +540,9 @@ def render(scene: Scene, seed: int, *, frame: int | None = None, hand=None) -> T
     sensor = rng if frame is None else np.random.default_rng([seed, 4, frame])
     size_px = top_face_side(scene)
     lit = cv2.cvtColor(_table_light(scene, size_px), cv2.COLOR_GRAY2BGR)
-    image = cv2.multiply(_table_image(scene, rng), lit)
+    table = _table_image(scene, rng)
+    _paint_boxes(table, scene)
+    image = cv2.multiply(table, lit)
     body = rng.uniform(*BODIES[scene.body]).astype(np.float32)
     black = rng.uniform(22, 45, 3).astype(np.float32)
     red = np.array([rng.uniform(35, 60), rng.uniform(30, 55), rng.uniform(160, 205)], np.float32)

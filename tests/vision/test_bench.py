@@ -3,6 +3,7 @@ misses counted, and readings grouped by confidence."""
 from types import SimpleNamespace as Reading
 
 from vision.bench import Score, match, reliability, score_throw
+from vision.reader import read_image
 from vision.synth import CubeTruth, make_throw
 
 
@@ -32,3 +33,17 @@ def test_a_flat_throw_is_scored_cube_by_cube():
     assert score.all_right == (score.right == len(throw.cubes))
     assert len(score.by_confidence) == len(throw.cubes)
     assert sum(right for _, right in score.by_confidence) == score.right
+
+
+def test_a_boggle_board_is_read_as_any_letter_dice_without_its_count(monkeypatch):
+    from vision import bench
+    from vision.synth_tray import make_tray_throw
+    asked = []
+    monkeypatch.setattr(bench, "read_image", lambda image, cube_set, expected: asked.append(
+        (cube_set, expected)) or read_image(image, cube_set, expected))
+    throw = make_tray_throw(2)
+    score = Score()
+    score_throw(score, throw, "any")
+    assert asked == [("any", None)]            # as a player reads a board: the count is not given
+    assert score.cubes == len(throw.cubes) in (16, 25) and score.missed <= 1
+    assert len(score.ms_other) == 1 and not score.ms_13
