@@ -66,8 +66,8 @@ BRIGHTER = 1.08           # of two joined faces, one this much brighter is the t
 ALIKE = 0.7               # of two joined faces, one less than this share as face-like (to the network) is the side face
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
-SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up)
-MERGED_REACH = 3.0        # ... a blob up to this wide may be a letter joined to edge lines, and is parted
+SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up);
+                          # a wider one may be letters joined to edge lines, and is parted
 EDGE_LINES = (0.08, 0.13)  # of the side: dark lines this thin (a cube's edge, a gap) are not letter strokes
 MOST_OUTLINES = 40        # more bright outlines (or faint marks) than three throws have cubes are the table's pattern
 NEAR = 0.15               # two sides this close (as a share) find the same faces
@@ -194,11 +194,12 @@ def _seeds(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int]]:
     for x, y, w, h, blob in _marks(ink, side):
         if max(w, h) <= SEED_REACH * side:
             seeds.append((x, y, w, h))
-        elif max(w, h) <= MERGED_REACH * side:
+        else:
             joined.append((x, y, w, h, blob))
-    # a letter joined to a cube's dark edge or the gap between touching cubes: those are
-    # lines a pixel or two wide, which an opening wipes off the letter; what is still too
-    # wide is opened wider (an edge in shade beside a bold letter)
+    # a letter joined to a cube's dark edge, the gap between touching cubes or the walls
+    # of a Boggle tray (one grid round every cube): those are lines a pixel or two wide,
+    # which an opening wipes off the letter; what is still too wide is opened wider (an
+    # edge in shade beside a bold letter)
     for line in EDGE_LINES:
         still = []
         for x, y, w, h, blob in joined:

@@ -99,7 +99,7 @@ def test_the_side_is_measured_on_the_faces_the_network_is_sure_of(monkeypatch):
 
 def test_a_table_of_squares_the_size_of_faces_does_not_set_the_side(monkeypatch):
     # a gingham cloth whose white squares the signs like best, at 1.8 times a face's side
-    throw = make_throw_3d(275, hard=True)
+    throw = make_throw_3d(141, hard=True)
     found = faces.find_candidates(throw.image)
     assert 0.85 < found.side / found.scale / throw.size < 1.15
     reading = read_image(throw.image, "classic", len(throw.cubes))

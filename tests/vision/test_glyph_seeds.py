@@ -8,16 +8,16 @@ from vision.synth3d import make_throw_3d
 SIDE = 40
 
 
-def _face_with_n(edge_line: bool) -> np.ndarray:
+def _face_with_n(edge_line: bool, faces_long: float = 2) -> np.ndarray:
     """A pale face with a bold N on it, and maybe a cube's dark edge line running into
-    the N's right stroke and on for two faces' length (the gap to a touching cube)."""
-    image = np.full((200, 300), 215, np.uint8)
+    the N's right stroke and on for `faces_long` faces' length (the gap to a touching cube)."""
+    image = np.full((200, 400), 215, np.uint8)
     x, y, h, stroke = 100, 80, 26, 5
     cv2.line(image, (x, y + h), (x, y), 30, stroke)
     cv2.line(image, (x, y), (x + 20, y + h), 30, stroke)
     cv2.line(image, (x + 20, y + h), (x + 20, y), 30, stroke)
     if edge_line:
-        cv2.line(image, (x + 16, y + h // 2), (x + 20 + 2 * SIDE, y + h // 2 + 6), 60, 1)
+        cv2.line(image, (x + 16, y + h // 2), (x + 20 + int(faces_long * SIDE), y + h // 2 + 6), 60, 1)
     return image
 
 
@@ -30,6 +30,14 @@ def test_a_letter_joined_to_an_edge_line_is_still_a_seed():
     joined = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(True), SIDE), SIDE))
     assert len(alone) == 1 and len(joined) == 1
     assert np.abs(np.subtract(joined[0], alone[0])).max() <= 2      # the letter's box, give or take a stub
+
+
+def test_a_letter_joined_to_the_walls_of_a_tray_is_still_a_seed():
+    # the gaps and walls of a Boggle tray make one dark grid wider than any cluster of
+    # cubes: a letter joined to it is parted from it all the same
+    alone = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(False), SIDE), SIDE))
+    joined = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(True, faces_long=6), SIDE), SIDE))
+    assert len(joined) == 1 and np.abs(np.subtract(joined[0], alone[0])).max() <= 2
 
 
 def test_touching_cubes_whose_letters_run_into_the_gap_are_read():
