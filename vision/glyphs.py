@@ -22,6 +22,8 @@ CUT_OFF_SHARE = 0.5         # ink left out at the edge this large, of the glyph'
 APART = 0.15                # of the face: a piece of ink this far from the glyph, and within
 EDGE_BAND = 0.08            # ... this of the face's edge, and spanning less than
 GLYPH_SPAN = 0.6            # ... this share of the glyph along that edge, is not part of it
+QU_GAP = 0.1                # of the face: on dice with a "Qu", a compact piece at the edge this close beside
+QU_SHARE = (0.2, 0.8)       # ... the glyph, this share of its ink, is the u of the "Qu"
 LIGHT_BLOCKS = 6            # the face's light is measured in this many blocks a side
 UNEVEN_LIGHT = 1.3          # a face lit this much more brightly on one side has its light evened out
 HAIRLINE = 0.6              # ink joined to the glyph this share as dark as the threshold is a hairline
@@ -49,10 +51,11 @@ def white_balanced(face: np.ndarray) -> np.ndarray:
     return f / white
 
 
-def extract_ink(face: np.ndarray, hairlines: bool = False) -> Ink | None:
+def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> Ink | None:
     """The glyph's ink on one face, or None when the face holds no glyph (not a face).
     `hairlines`: with the fainter ink joined to it, down to HAIRLINE of the threshold
-    (the thin strokes of a serif letter, which blur leaves pale: a T's bar, a D's bowl)."""
+    (the thin strokes of a serif letter, which blur leaves pale: a T's bar, a D's bowl).
+    `qu`: the dice may have a "Qu" face, whose u may reach the face's edge."""
     size = face.shape[0]
     margin = int(size * MARGIN)
     f = white_balanced(face)[margin:size - margin, margin:size - margin]
@@ -87,7 +90,8 @@ def extract_ink(face: np.ndarray, hairlines: bool = False) -> Ink | None:
     grown = (mx - 0.1 * mw, my - 0.1 * mh, mx + 1.1 * mw, my + 1.1 * mh)
     for i, x, y, w, h, area, touches in pieces:
         if touches and i != main[0] and not (x >= grown[0] and y >= grown[1] and x + w <= grown[2]
-                                             and y + h <= grown[3]):
+                                             and y + h <= grown[3]) \
+                and not (qu and _the_u((x, y, w, h), (mx, my, mw, mh), area / main[5], inner, labels == i)):
             # as large as the glyph and beside it as tall: maybe the letter's own stroke,
             # past an outline a little too small (an H's stems, cut off from its blurred bar)
             cut_off = cut_off or (area >= CUT_OFF_SHARE * main[5] and _alongside((x, y, w, h), (mx, my, mw, mh)))
@@ -179,6 +183,20 @@ def _past_the_outline(piece, glyph, inner: int) -> bool:
     edge = min(x, y, inner - (x + w), inner - (y + h))
     spans = w / mw if across_y >= across_x else h / mh     # along the gap's edge, against the glyph's
     return gap > APART * inner and edge < EDGE_BAND * inner and spans < GLYPH_SPAN
+
+
+def _the_u(piece, glyph, share: float, inner: int, pixels: np.ndarray) -> bool:
+    """Whether a piece of ink at the face's edge is the u of a "Qu" beside its Q: a compact
+    piece, smaller than the Q, close beside it and within its span (the next face's letter
+    seen past the outline lies further off; a bar or an edge line is long and thin)."""
+    x, y, w, h = piece
+    mx, my, mw, mh = glyph
+    across_x, across_y = _gaps(piece, glyph)
+    if not 0 <= max(across_x, across_y) < QU_GAP * inner or not QU_SHARE[0] <= share <= QU_SHARE[1]:
+        return False
+    within = (y >= my - 0.1 * mh and y + h <= my + 1.1 * mh) if across_x >= 0 else \
+        (x >= mx - 0.1 * mw and x + w <= mx + 1.1 * mw)
+    return within and _elongation(pixels) < BAR_ASPECT
 
 
 def _elongation(piece: np.ndarray) -> float:

@@ -282,7 +282,7 @@ def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReadi
     that its hairlines make another letter fairly surely (HAIRLINE_DOUBT) is in doubt."""
     inks, net = [ink for _, ink in inked], list(net)
     asked = [i for i, reading in enumerate(net) if reading.sureness < 1 - HAIRLINE_SURER or _read_i(reading)]
-    hairlines = {i: ink for i in asked for ink in [extract_ink(inked[i][0].square, hairlines=True)]
+    hairlines = {i: ink for i in asked for ink in [extract_ink(inked[i][0].square, hairlines=True, qu=qu)]
                  if ink is not None}
     again = letter_net.read_glyphs([_as_read(ink) for ink in hairlines.values()], qu)
     for (i, ink), reading in zip(hairlines.items(), again):
@@ -311,7 +311,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
     notes.extend(search.notes)
     inked = []
     for face in search.faces:
-        ink = extract_ink(face.square)
+        ink = extract_ink(face.square, qu=qu)
         if ink is None:               # a square without a glyph is not a top face
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue

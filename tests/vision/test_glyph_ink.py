@@ -26,6 +26,19 @@ def test_a_side_face_letter_seen_past_the_outline_is_not_part_of_the_glyph():
     assert ink.mask[14:52, 44:52].all()
 
 
+def test_the_u_of_a_qu_reaching_the_edge_is_part_of_the_glyph():
+    # Boggle's "Qu" fills the face: its u reaches the edge, a little apart from the Q
+    face = _face()
+    cv2.circle(face, (36, 46), 22, (30, 30, 30), 7)                     # the Q's bowl
+    cv2.line(face, (44, 60), (58, 72), (30, 30, 30), 6)                 # and its tail
+    cv2.ellipse(face, (78, 52), (11, 14), 0, 0, 180, (30, 30, 30), 5)   # a u against the right edge
+    cv2.line(face, (67, 38), (67, 52), (30, 30, 30), 5)
+    cv2.line(face, (89, 38), (89, 66), (30, 30, 30), 5)
+    assert not extract_ink(face).mask[:, 80:].any()             # (on dice with no Qu, it is the next face's)
+    ink = extract_ink(face, qu=True)
+    assert ink.mask[:, 80:].any() and ink.mask[30:60, 14:20].any()
+
+
 def test_an_h_whose_bar_faded_keeps_both_stems():
     face = _face()
     cv2.rectangle(face, (24, 18), (34, 78), (30, 30, 30), -1)
