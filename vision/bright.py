@@ -23,13 +23,27 @@ def order_all_corners(quads: np.ndarray) -> np.ndarray:
     return c[np.arange(len(c))[:, None], (start[:, None] + np.arange(c.shape[1])) % c.shape[1]]
 
 
+def percentile(values: np.ndarray, share: float, axis: int | None = None) -> np.ndarray:
+    """np.percentile(values, share, axis) (its linear interpolation, to the same value) by
+    a partial sort of the two values it lies between, which is several times faster."""
+    values = values.reshape(-1) if axis is None else values
+    axis = -1 if axis is None else axis
+    position = share / 100 * (values.shape[axis] - 1)
+    below = int(position)
+    above = min(below + 1, values.shape[axis] - 1)
+    both = np.partition(values, (below, above), axis=axis)
+    low, high = np.take(both, below, axis=axis), np.take(both, above, axis=axis)
+    t = position - below               # numpy's own interpolation, from whichever end is nearer
+    return low + (high - low) * t if t < 0.5 else high - (high - low) * (1 - t)
+
+
 def table_level(low: np.ndarray, block: int) -> np.ndarray:
     """The table's own brightness everywhere: a low percentile of each block (faces are
     brighter and shadows darker than most of a block), smoothed over the blocks."""
     h, w = low.shape
     bh, bw = max(1, h // block), max(1, w // block)
     cut = low[:bh * block, :bw * block].reshape(bh, block, bw, block).transpose(0, 2, 1, 3).reshape(bh, bw, -1)
-    level = np.percentile(cut, 35, axis=2).astype(np.float32)
+    level = percentile(cut, 35, axis=2).astype(np.float32)
     if min(bh, bw) >= 3:
         level = cv2.medianBlur(level, 3)
     return cv2.resize(cv2.GaussianBlur(level, (0, 0), 0.8), (w, h), interpolation=cv2.INTER_LINEAR)
@@ -98,7 +112,7 @@ def bright_outlines(small: np.ndarray) -> list[np.ndarray]:
     hulls_all: list[np.ndarray] = []
     for _ in range(2):
         score = whiteness(small, side)
-        top = float(np.percentile(score, 99.5))
+        top = float(percentile(score, 99.5))
         if top < 0.12:                  # nothing is much brighter than the table
             return []
         mask = (score > 0.45 * top).astype(np.uint8) * 255
