@@ -38,7 +38,7 @@ to what changed, which removes table texture (gingham, wood grain, paper edges).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -69,6 +69,12 @@ FORESHORTENED = 0.7       # differently, is its side face (a side face seen stee
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up);
                           # a wider one may be letters joined to edge lines, and is parted
 EDGE_LINES = (0.08, 0.13)  # of the side: dark lines this thin (a cube's edge, a gap) are not letter strokes
+STRAIGHT_RUN = 0.8        # of the side: a straight dark line this long is a gap or a wall, longer than a
+LINES_REACH = 8.0         # letter's stroke; looked for in marks up to this wide (wider: the table's pattern)
+LINE_ANGLES = 60          # directions a straight line may run in, of which it is looked for along a mark's
+MAIN_DIRECTIONS = 4       # ... main ones, give or take LINE_SPREAD (perspective turns a tray's grid lines
+LINE_SPREAD = 1           # ... a little from one end to the other); what is left is a letter if it is
+LINES_LETTER = 0.35       # ... this long (of the side) or more, not a piece of a letter or an edge
 MOST_OUTLINES = 40        # more bright outlines (or faint marks) than three throws have cubes are the table's pattern
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
@@ -136,7 +142,7 @@ def glyph_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None = Non
     """Boxes (x, y, width, height) round letter-like dark marks in a `darkness` map:
     thinner than a fifth of a face, much darker than the ground round them, about the
     size of a letter once their pieces are joined."""
-    return _seeds(_ink(depth, changed, INK_DEPTH), side)
+    return _seeds(_ink(depth, changed, INK_DEPTH), side, lines=True)
 
 
 def blurred_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None = None,
@@ -146,7 +152,7 @@ def blurred_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | N
     letter, a seed where it is more than its pieces.  `pieces`: `glyph_seeds`' boxes, if
     already found."""
     strong = _ink(depth, changed, INK_DEPTH)
-    pieces = _seeds(strong, side) if pieces is None else pieces
+    pieces = _seeds(strong, side, lines=True) if pieces is None else pieces
     seeds = []
     for x, y, w, h in _seeds(with_faint_parts(strong, _ink(depth, changed, INK_DEPTH * FAINT)), side):
         inside = [s for s in pieces if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
@@ -188,10 +194,13 @@ def _same_middle(a: tuple[int, int, int, int], b: tuple[int, int, int, int], sid
     return bool(np.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2) < SAME_MIDDLE * side)
 
 
-def _seeds(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int]]:
-    """The boxes round the letter-sized marks of an ink map."""
+def _seeds(ink: np.ndarray, side: float, lines: bool = False) -> list[tuple[int, int, int, int]]:
+    """The boxes round the letter-sized marks of an ink map; with `lines`, also of the
+    letters in wide marks once their straight lines are taken away (for the strong ink
+    only: the fainter marks join up with the table's grain and weave, at a cost)."""
     seeds, joined = [], []
-    for x, y, w, h, blob in _marks(ink, side):
+    marks = _marks(ink, side)
+    for x, y, w, h, blob in marks:
         if max(w, h) <= SEED_REACH * side:
             seeds.append((x, y, w, h))
         else:
@@ -210,7 +219,64 @@ def _seeds(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int]]:
                 else:
                     still.append((x + a, y + b, c, d, part))
         joined = still
+    if not lines:
+        return seeds
+    return seeds + [seed for seed in _off_straight_lines(ink, marks, side)
+                    if not any(_same_middle(seed, other, side) for other in seeds)]
+
+
+def _off_straight_lines(ink: np.ndarray, marks, side: float) -> list[tuple[int, int, int, int]]:
+    """The letters of wide marks once the long straight lines in them are taken away:
+    the gaps between packed cubes and a tray's walls run straight for a face's length and
+    more, and take with them letters whose strokes are as thin as they are (which an
+    opening would wipe off too)."""
+    seeds = []
+    for x, y, w, h, blob in marks:
+        if not SEED_REACH * side < max(w, h) <= LINES_REACH * side:
+            continue
+        part = ink[y:y + h, x:x + w] & blob
+        alone = part & ~cv2.dilate(_straight_lines(part, _odd(STRAIGHT_RUN * side)), np.ones((3, 3), np.uint8))
+        seeds += [(x + a, y + b, c, d) for a, b, c, d, _ in _marks(alone, side)
+                  if LINES_LETTER * side <= max(c, d) <= SEED_REACH * side]
     return seeds
+
+
+def _straight_lines(part: np.ndarray, length: int) -> np.ndarray:
+    """The pixels of a mark on straight runs at least `length` long (an opening with a
+    line): looked for only along the mark's own main directions, where the edges of its
+    pixels mostly run (a tray's two, a few in a cluster of cubes), to keep the work small."""
+    lines = np.zeros_like(part)
+    kernels = _line_kernels(length)
+    for index in _main_directions(part):
+        for near in range(index - LINE_SPREAD, index + LINE_SPREAD + 1):
+            lines |= cv2.morphologyEx(part, cv2.MORPH_OPEN, kernels[near % LINE_ANGLES])
+    return lines
+
+
+def _main_directions(part: np.ndarray, most: int = MAIN_DIRECTIONS) -> list[int]:
+    """The directions (of LINE_ANGLES round half a turn) the edges of a mark mostly run
+    along, strongest first: the peaks of a histogram of its gradients' directions."""
+    gx = cv2.Sobel(part, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(part, cv2.CV_32F, 0, 1)
+    strength = np.hypot(gx, gy)
+    edges = strength > 0
+    along = (np.arctan2(gy[edges], gx[edges]) + np.pi / 2) % np.pi
+    counts = np.bincount((along / np.pi * LINE_ANGLES).astype(int) % LINE_ANGLES, strength[edges], LINE_ANGLES)
+    counts = counts + np.roll(counts, 1) + np.roll(counts, -1)
+    peaks = [i for i in np.argsort(-counts) if counts[i] >= counts[i - 1] and counts[i] >= counts[(i + 1) % LINE_ANGLES]]
+    return [int(i) for i in peaks[:most]]
+
+
+@lru_cache(maxsize=8)
+def _line_kernels(length: int) -> list[np.ndarray]:
+    """Line-shaped kernels `length` long, a pixel thick, in LINE_ANGLES directions."""
+    kernels, middle = [], length // 2
+    for angle in np.linspace(0, np.pi, LINE_ANGLES, endpoint=False):
+        kernel = np.zeros((length, length), np.uint8)
+        dx, dy = np.cos(angle) * middle, np.sin(angle) * middle
+        cv2.line(kernel, (round(middle - dx), round(middle - dy)), (round(middle + dx), round(middle + dy)), 1, 1)
+        kernels.append(kernel)
+    return kernels
 
 
 def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.ndarray | None]]:

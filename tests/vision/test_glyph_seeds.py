@@ -40,6 +40,29 @@ def test_a_letter_joined_to_the_walls_of_a_tray_is_still_a_seed():
     assert len(joined) == 1 and np.abs(np.subtract(joined[0], alone[0])).max() <= 2
 
 
+def test_thin_letters_joined_to_a_trays_walls_are_parted_from_them():
+    # a Boggle board seen from above: a grid of thin dark walls, and in each cell a letter
+    # (an L, F or E) whose strokes are as thin as the walls and whose stem runs into one
+    # of them: an opening would wipe the letters off with the walls
+    image = np.full((300, 300), 215, np.uint8)
+    pitch, letters = int(1.15 * SIDE), []
+    for k in range(6):
+        cv2.line(image, (20 + k * pitch, 20), (20 + k * pitch, 20 + 5 * pitch), 40, 2)
+        cv2.line(image, (20, 20 + k * pitch), (20 + 5 * pitch, 20 + k * pitch), 40, 2)
+    for row in range(5):
+        for column in range(5):
+            x, y = 20 + column * pitch + 14, 20 + row * pitch + 12
+            cv2.line(image, (x - 14, y + 22), (x + 14, y + 22), 40, 2)          # the foot runs into the wall
+            cv2.line(image, (x, y), (x, y + 22), 40, 2)
+            if (row + column) % 2:
+                cv2.line(image, (x, y), (x + 12, y), 40, 2)
+            letters.append((x + 4, y + 12))
+    seeds = faces.glyph_seeds(faces.darkness(image, SIDE), SIDE)
+    middles = np.float32([[x + w / 2, y + h / 2] for x, y, w, h in seeds]).reshape(-1, 2)
+    found = [(np.linalg.norm(middles - letter, axis=1) < 0.3 * SIDE).any() for letter in letters]
+    assert sum(found) >= 23, sum(found)
+
+
 def test_touching_cubes_whose_letters_run_into_the_gap_are_read():
     # 3-D throws where a top face's letter and the dark gap or edge beside it made one
     # mark too wide for a letter, and the cube was not looked for at all
