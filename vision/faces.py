@@ -284,7 +284,9 @@ def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.nd
     a letter: their boxes, and the own pixels within its box of each mark too wide to be
     one letter."""
     joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _disc(side * 0.12))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    # (16-bit labels, where they cannot run out, halve the labelling's time)
+    wide = cv2.CV_16U if cv2.countNonZero(joined) < 65535 else cv2.CV_32S
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8, ltype=wide)
     marks = []
     for label, (x, y, w, h, area) in enumerate(stats[1:], start=1):
         if max(w, h) >= 0.2 * side and area >= 0.015 * side * side:
