@@ -285,8 +285,8 @@ def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.nd
     one letter."""
     joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _disc(side * 0.12))
     # (16-bit labels, where they cannot run out, halve the labelling's time)
-    wide = cv2.CV_16U if cv2.countNonZero(joined) < 65535 else cv2.CV_32S
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8, ltype=wide)
+    label_type = cv2.CV_16U if cv2.countNonZero(joined) < 65535 else cv2.CV_32S
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8, ltype=label_type)
     marks = []
     for label, (x, y, w, h, area) in enumerate(stats[1:], start=1):
         if max(w, h) >= 0.2 * side and area >= 0.015 * side * side:
