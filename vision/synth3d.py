@@ -52,6 +52,15 @@ def held_out_fonts() -> list[Path]:
     return [f for f in HELD_OUT_FONTS if f.exists()]
 
 
+def fonts_to_render(fonts=None) -> list[Path]:
+    """The fonts given, else the held-out ones installed; a plain message if there are none."""
+    fonts = list(fonts) if fonts else held_out_fonts()
+    if not fonts:
+        raise RuntimeError("No held-out fonts installed for the 3-D throws: "
+                           "install them with `sudo apt install fonts-liberation fonts-freefont-ttf`.")
+    return fonts
+
+
 @dataclass
 class Camera:
     position: np.ndarray          # mm, table coordinates (the table is z = 0)
@@ -261,10 +270,7 @@ def make_scene(seed: int, *, hard: bool | None = None, vulnerable: bool | None =
     prng = random.Random(seed)
     hard = bool(rng.random() < 0.25) if hard is None else hard
     vulnerable = bool(rng.integers(0, 2)) if vulnerable is None else vulnerable
-    fonts = list(fonts) if fonts else held_out_fonts()
-    if not fonts:
-        raise RuntimeError("No held-out fonts installed for the 3-D throws: "
-                           "install them with `sudo apt install fonts-liberation fonts-freefont-ttf`.")
+    fonts = fonts_to_render(fonts)
     camera = _camera(rng, size, hard)
     faces = pq.cubes(vulnerable, red_set)
     cubes = [_dress(prng, f, i >= len(pq.BLACK_CUBES)) for i, f in enumerate(faces)]

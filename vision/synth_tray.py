@@ -14,20 +14,23 @@ import numpy as np
 
 from vision import tables
 from vision.synth import Throw
-from vision.synth3d import (BODIES, CUBE_MM, Box, Cube, Scene, _camera, _dress, _in_view, _lights,
-                            held_out_fonts, render)
+from vision.synth3d import BODIES, CUBE_MM, Box, Scene, _camera, _dress, _in_view, _lights, fonts_to_render, render
 
 BOGGLE_DICE = ("AAEEGN", "ABBJOO", "ACHOPS", "AFFKPS", "AOOTTW", "CIMOTU", "DEILRX", "DELRVY",
                "DISTTY", "EEGHNW", "EEINSU", "EHRTVW", "EIOSST", "ELRTTY", "HIMNQU", "HLNNRZ")
 TRAY_COLOURS = {"blue": (150, 80, 30), "red": (40, 40, 170), "black": (35, 35, 35), "grey": (150, 150, 145),
                 "yellow": (40, 180, 215)}
-FIRST_SEED = 400_000               # the bench's trays; the tests use seeds below 1000
+
+
+def _turn(yaw: float) -> np.ndarray:
+    """The 2-D rotation by `yaw` about the vertical."""
+    return np.array([[np.cos(yaw), -np.sin(yaw)], [np.sin(yaw), np.cos(yaw)]])
 
 
 def _walls(centre: np.ndarray, yaw: float, cells: int, pitch: float, wall: float, rim: float,
            height: float, colour: np.ndarray) -> list[Box]:
     """The tray: a thin floor under the grid, the walls between its cells, and its rim."""
-    turn = np.array([[np.cos(yaw), -np.sin(yaw)], [np.sin(yaw), np.cos(yaw)]])
+    turn = _turn(yaw)
 
     def box(x0, y0, x1, y1, h):
         corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
@@ -50,10 +53,7 @@ def make_tray_scene(seed: int, size=(1640, 1232)) -> Scene:
     turned a little in its cell, the camera held above it at up to 40 degrees."""
     rng = np.random.default_rng([seed, 7])
     prng = random.Random(seed)
-    fonts = held_out_fonts()
-    if not fonts:
-        raise RuntimeError("No held-out fonts installed for the 3-D throws: "
-                           "install them with `sudo apt install fonts-liberation fonts-freefont-ttf`.")
+    fonts = fonts_to_render()
     camera = _camera(rng, size, hard=False)
     cells = 4 if rng.random() < 0.6 else 5
     dice = list(BOGGLE_DICE) if cells == 4 else list(BOGGLE_DICE) + prng.sample(BOGGLE_DICE, 9)
@@ -61,18 +61,15 @@ def make_tray_scene(seed: int, size=(1640, 1232)) -> Scene:
     wall = float(rng.uniform(0.8, 2.0))
     pitch = CUBE_MM + wall + float(rng.uniform(0.4, 1.2))
     yaw = float(rng.uniform(0, 2 * np.pi))
-    turn = np.array([[np.cos(yaw), -np.sin(yaw)], [np.sin(yaw), np.cos(yaw)]])
-    cubes = []
-    for index, faces in enumerate(dice):
-        cube = _dress(prng, faces.replace("Q", "q"), False)
-        cube.letters = {name: "Qu" if letter == "q" else letter for name, letter in cube.letters.items()}
-        cubes.append(cube)
+    turn, slack = _turn(yaw), (pitch - wall - CUBE_MM) / 2
+    cubes = [_dress(prng, faces, False) for faces in dice]
+    for cube in cubes:              # the Q die's Q is printed "Qu"
+        cube.letters = {name: "Qu" if letter == "Q" else letter for name, letter in cube.letters.items()}
     for attempt in range(200):      # the tray somewhere near the middle of the view, wholly in it
         pixel = np.array(size) * rng.uniform(0.35, 0.65, 2)
         centre = camera.on_plane(pixel[None], CUBE_MM / 2)[0]
         for index, cube in enumerate(cubes):
             row, column = divmod(index, cells)
-            slack = (pitch - wall - CUBE_MM) / 2
             offset = (np.array([column, row]) - (cells - 1) / 2) * pitch + rng.uniform(-slack, slack, 2)
             cube.x, cube.y = centre + turn @ offset
             cube.yaw = yaw + rng.normal(0, 0.04)

@@ -2,9 +2,11 @@
 misses counted, and readings grouped by confidence."""
 from types import SimpleNamespace as Reading
 
+from vision import bench
 from vision.bench import Score, match, reliability, score_throw
 from vision.reader import read_image
 from vision.synth import CubeTruth, make_throw
+from vision.synth_tray import make_tray_throw
 
 
 def test_each_reading_goes_to_one_cube_within_reach_and_the_rest_are_phantoms():
@@ -36,8 +38,6 @@ def test_a_flat_throw_is_scored_cube_by_cube():
 
 
 def test_a_boggle_board_is_read_as_any_letter_dice_without_its_count(monkeypatch):
-    from vision import bench
-    from vision.synth_tray import make_tray_throw
     asked = []
     monkeypatch.setattr(bench, "read_image", lambda image, cube_set, expected: asked.append(
         (cube_set, expected)) or read_image(image, cube_set, expected))
