@@ -956,8 +956,9 @@ def _top_of(c: _Candidate, k: _Candidate, side: float,
     """Of two joined faces, (the top face, the other, whether the signs disagreed).  Each
     sign that is clear votes, the surest first: a face clearly more face-like than the
     other is the top one (the other is often a neighbour's side face, whose place would
-    mislead); a side face lies towards the camera's foot; the light comes from above, so
-    the top face is the brighter.  The first clear sign decides; with no sign, the one
+    mislead); a side face lies towards the camera's foot; of two traced faces, one clearly
+    foreshortened that the network also likes less is the side face; the light comes
+    from above, so the top face is the brighter.  The first clear sign decides; with no sign, the one
     nearer the learned size (an outline across the gap between two touching cubes is
     smaller than either top face)."""
     votes = []
@@ -966,6 +967,9 @@ def _top_of(c: _Candidate, k: _Candidate, side: float,
     side_face = perspective.side_of(c, k) if perspective else None
     if side_face is not None:
         votes.append(k if side_face is c else c)
+    larger, smaller = (c, k) if c.area > k.area else (k, c)
+    if not (c.guessed or k.guessed) and smaller.area < FORESHORTENED * larger.area and larger.score > smaller.score:
+        votes.append(larger)
     if max(c.level, k.level) > BRIGHTER * min(c.level, k.level):
         votes.append(c if c.level > k.level else k)
     top = votes[0] if votes else (c if _size_fit(c.area, side) > _size_fit(k.area, side) else k)
