@@ -54,9 +54,9 @@ def whiteness(image: np.ndarray, face_side: float) -> np.ndarray:
     faces stand out on any table colour (a red cloth or green felt counts as dark), and
     by the same ratio in the light and in the shade."""
     b, g, r = cv2.split(image)
-    low = cv2.min(cv2.min(b, g), r).astype(np.float32)
-    level = table_level(low, max(8, int(face_side * 1.5)))
-    return np.maximum(low / (level + 8) - 1, 0)
+    low = cv2.min(cv2.min(b, g), r)
+    level = table_level(low, max(8, int(face_side * 1.5)))     # (partly sorted as bytes: faster)
+    return np.maximum(low.astype(np.float32) / (level + 8) - 1, 0)
 
 
 def _quad(contour: np.ndarray) -> np.ndarray:

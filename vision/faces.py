@@ -306,10 +306,13 @@ class AxisField:
     def __init__(self, blurred: np.ndarray):
         gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
         gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
-        strength = np.hypot(gx, gy)
-        quadruple = 4 * np.arctan2(gy, gx)
-        self.cos = cv2.integral(strength * np.cos(quadruple), sdepth=cv2.CV_64F)
-        self.sin = cv2.integral(strength * np.sin(quadruple), sdepth=cv2.CV_64F)
+        # strength times cos and sin of four times the angle, from the gradient's powers
+        # (Re and Im of (gx + i gy)^4 over its strength cubed): no trigonometry per pixel
+        xx, yy = gx * gx, gy * gy
+        square = xx + yy
+        over = 1 / np.maximum(square * np.sqrt(square), 1e-30)
+        self.cos = cv2.integral((square * square - 8 * xx * yy) * over, sdepth=cv2.CV_64F)
+        self.sin = cv2.integral(4 * gx * gy * (xx - yy) * over, sdepth=cv2.CV_64F)
 
     def angle(self, cx: float, cy: float, radius: float) -> float:
         h, w = self.cos.shape[0] - 1, self.cos.shape[1] - 1
@@ -498,7 +501,7 @@ class _Candidate:
 class _View:
     """The working copy of the photo, and what is worked out from it once."""
     small: np.ndarray
-    balanced: np.ndarray      # `small` with the light's own colour taken out, to judge tint by
+    light_gains: np.ndarray   # each channel's gain that takes the light's own colour out, to judge tint by
     gray: np.ndarray
     blurred: np.ndarray
     axes: AxisField
@@ -509,7 +512,7 @@ class _View:
     def of(cls, small: np.ndarray) -> "_View":
         gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         blurred = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
-        return cls(small, _light_removed(small), gray, blurred, AxisField(blurred))
+        return cls(small, _light_gains(small), gray, blurred, AxisField(blurred))
 
     def closed(self, side: float) -> np.ndarray:
         """`closed(gray, side)`, made once for each side (the faces at a side are looked
@@ -526,12 +529,13 @@ class _View:
         return self._darkness[side]
 
 
-def _light_removed(small: np.ndarray) -> np.ndarray:
-    """The photo as if under white light: each channel over its brightest pixels'.  Warm
-    or tinted light makes every white cube look cream or orange; only a tint beyond the
-    light's own says a candidate is the table (wood, felt, cloth)."""
+def _light_gains(small: np.ndarray) -> np.ndarray:
+    """What each channel is multiplied by to see the photo as if under white light (over
+    its brightest pixels').  Warm or tinted light makes every white cube look cream or
+    orange; only a tint beyond the light's own says a candidate is the table (wood,
+    felt, cloth)."""
     light = np.percentile(small[::4, ::4].reshape(-1, 3), 99.5, axis=0).astype(np.float32) + 1
-    return np.clip(small.astype(np.float32) * (light.max() / light), 0, 255)
+    return light.max() / light
 
 
 def _candidates(view: _View, side: float, changed: np.ndarray | None,
@@ -595,8 +599,9 @@ def _inside(view: _View, clean: np.ndarray, outlines) -> list[dict[str, float]]:
     middle = quads.mean(axis=1, keepdims=True)
     inner = (quads - middle) * 0.7 + middle      # in turn round the face, as every outline is
     face, ink, colour = (straightened(image, inner, 24, border=cv2.BORDER_CONSTANT).reshape(len(quads), 576, -1)
-                         for image in (clean, view.gray, view.balanced))
+                         for image in (clean, view.gray, view.small))
     face, ink = face[..., 0], ink[..., 0].astype(np.float32)
+    colour = np.minimum(colour * view.light_gains, 255)     # the light's colour out of these samples alone
     level = np.partition(face, 288, axis=1)[:, 288].astype(np.float64) + 1   # the median (np.median is slow)
     ranked = np.partition(ink, (28, 345), axis=1)
     darkest = ranked[:, 28]                                                   # the 5th percentile

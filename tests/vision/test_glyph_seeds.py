@@ -108,3 +108,13 @@ def test_a_weave_of_faint_marks_is_the_table_not_letters():
         for y in range(20, 380, 60):
             _n(image, x, y, 160)
     assert faces.faint_letter_seeds(faces.darkness(image, SIDE), SIDE, None, []) == []
+
+
+def test_the_faces_axes_follow_a_square_turned_any_way():
+    for turn in (0.0, 20.0, 45.0, 70.0, 84.0):
+        image = np.full((200, 200), 60, np.uint8)
+        corners = cv2.boxPoints(((100.0, 100.0), (80.0, 80.0), turn)).astype(np.int32)
+        cv2.fillConvexPoly(image, corners, 220)
+        axes = faces.AxisField(cv2.GaussianBlur(image, (0, 0), 1.0).astype(np.float32))
+        found = np.degrees(axes.angle(100.0, 100.0, 60.0)) % 90
+        assert min(abs(found - turn), 90 - abs(found - turn)) < 1.0, (turn, found)
