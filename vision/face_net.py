@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from vision import networks
-from vision.bright import order_all_corners
+from vision.bright import order_all_corners, percentile
 from vision.warping import straightened
 
 MODEL_PATH = Path(__file__).parent / "models" / "faces.onnx"
@@ -41,7 +41,7 @@ def windows(small: np.ndarray, outlines: list[np.ndarray], feet: list) -> np.nda
     low, high = (WINDOW - FACE) / 2, (WINDOW + FACE) / 2
     seen = straightened(small, _turned(np.asarray(outlines, np.float32), feet), WINDOW, low, high)
     brightest = np.maximum(np.maximum(seen[..., 0], seen[..., 1]), seen[..., 2]).reshape(len(seen), -1)
-    white = np.percentile(brightest.astype(np.float32), 95, axis=1).astype(np.float64) + 1
+    white = percentile(brightest.astype(np.float32), 95, axis=1).astype(np.float64) + 1
     scaled = seen.astype(np.float32) * (WHITE / white).astype(np.float32)[:, None, None, None]
     return np.clip(scaled, 0, 255).astype(np.uint8)
 

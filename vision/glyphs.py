@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.bright import percentile
+
 GLYPH = 32
 CELL, BINS = 8, 9
 HOG_WEIGHT = 0.75           # the rest of the feature is the glyph's coarse 8x8 layout
@@ -133,7 +135,7 @@ def _light(f: np.ndarray) -> np.ndarray:
     n = gray.shape[0] // LIGHT_BLOCKS * LIGHT_BLOCKS
     step = n // LIGHT_BLOCKS
     blocks = gray[:n, :n].reshape(LIGHT_BLOCKS, step, LIGHT_BLOCKS, step).transpose(0, 2, 1, 3)
-    level = np.percentile(blocks.reshape(LIGHT_BLOCKS * LIGHT_BLOCKS, -1), 80, axis=1)
+    level = percentile(blocks.reshape(LIGHT_BLOCKS * LIGHT_BLOCKS, -1), 80, axis=1)
     centres = (np.arange(LIGHT_BLOCKS) + 0.5) * step
     ys, xs = np.meshgrid(centres, centres, indexing="ij")
     design = np.column_stack([np.ones(level.size), xs.ravel(), ys.ravel()])
@@ -147,7 +149,7 @@ def _light(f: np.ndarray) -> np.ndarray:
     light = plane[0] + plane[1] * columns + plane[2] * rows
     if light.max() < UNEVEN_LIGHT * max(light.min(), 1e-3):
         return np.ones(f.shape[:2] + (1,), np.float32)
-    return np.clip(light / np.percentile(light, 85), 0.2, 1.0)[..., None].astype(np.float32)
+    return np.clip(light / percentile(light, 85), 0.2, 1.0)[..., None].astype(np.float32)
 
 
 def _gaps(piece, glyph) -> tuple[float, float]:

@@ -15,3 +15,12 @@ def test_the_fast_percentile_is_numpys_to_the_last_bit(share):
         for axis in (None, 2):
             ours, theirs = percentile(values, share, axis), np.percentile(values, share, axis=axis)
             assert np.array_equal(ours, theirs) and np.asarray(ours).dtype == np.asarray(theirs).dtype
+
+
+@pytest.mark.parametrize("share", [90, 99.5, 100])
+def test_a_top_percentile_of_a_whole_photos_values_is_numpys_too(share):
+    rng = np.random.default_rng(11)
+    shade = np.maximum(rng.normal(0, 0.1, 300_000), 0).astype(np.float32)    # mostly zeros: many ties
+    for values in (rng.random(300_000, dtype=np.float32), shade, np.zeros(200_001, np.float32),
+                   np.sort(rng.random(150_000, dtype=np.float32))):         # sorted: the sample sees every part
+        assert percentile(values, share) == np.percentile(values, share)
