@@ -333,9 +333,8 @@ class _Ground:
     clean: np.ndarray
     boxes: np.ndarray             # x0, y0, x1, y1 of each seed's glyph, float32
 
-    def sample(self, points: np.ndarray) -> np.ndarray:
-        """The ground at `points` (seeds x ... x 2), each seed's own glyph wiped off."""
-        x, y = points[..., 0], points[..., 1]
+    def sample(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The ground at the points (x, y) (seeds x ...), each seed's own glyph wiped off."""
         plain, wiped = sampled(self.gray, x, y), sampled(self.clean, x, y)
         box = self.boxes.reshape((len(self.boxes),) + (1,) * (x.ndim - 1) + (4,))
         inside = (x >= box[..., 0]) & (y >= box[..., 1]) & (x <= box[..., 2]) & (y <= box[..., 3])
@@ -379,9 +378,10 @@ def face_outlines(ground: _Ground, centres: np.ndarray, angles: np.ndarray, side
     turns = angles[:, None] + np.arange(4) * np.pi / 2
     along = np.stack([np.cos(turns), np.sin(turns)], axis=2).astype(np.float32)        # N x 4 x 2
     normal = np.stack([-along[..., 1], along[..., 0]], axis=2)
-    points = (centres[:, None, None, None, :] + reach[None, None, None, :, None] * along[:, :, None, None, :]
-              + across[None, None, :, None, None] * normal[:, :, None, None, :])      # N x 4 x strips x reach x 2
-    samples = ground.sample(points)
+    # the points' x and y apart (N x 4 x strips x reach each), whole for the remaps
+    x, y = (centres[:, k, None, None, None] + reach[None, None, None, :] * along[:, :, None, None, k]
+            + across[None, None, :, None] * normal[:, :, None, None, k] for k in (0, 1))
+    samples = ground.sample(x, y)
     profiles = np.stack([_middle(samples[:, :, :7]), _middle(samples[:, :, 7:12]), _middle(samples[:, :, 12:])],
                         axis=2).reshape(n * 12, len(reach))
     profiles = cv2.GaussianBlur(profiles, (5, 1), 1.0)
