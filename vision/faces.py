@@ -844,7 +844,11 @@ def _select(image: np.ndarray, found: Found) -> Search:
     for i, c in enumerate(kept):
         for k in kept[i + 1:]:
             middles = c.middle, k.middle
-            if np.linalg.norm(middles[0] - middles[1]) < TOO_CLOSE * found.side_at((middles[0] + middles[1]) / 2):
+            # (the side there as the camera's place says, or as the larger face's own
+            # traced outline says where that is larger: the place is only a fit)
+            traced = [np.sqrt(f.area) for f in (c, k) if not f.guessed]
+            face_side = max([found.side_at((middles[0] + middles[1]) / 2)] + traced)
+            if np.linalg.norm(middles[0] - middles[1]) < TOO_CLOSE * face_side:
                 rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
                 rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
     # a kept face lying from another towards the camera's foot, as far as that one's side

@@ -114,3 +114,13 @@ def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
     finer = right()
     monkeypatch.setattr(faces, "SMALL_SIDE", 0)
     assert finer > right()
+
+
+def test_two_faces_closer_than_their_own_outlines_say_a_face_can_be_are_both_in_doubt():
+    # hard throw 196: at the far edge of a steep view the camera's place makes a face's
+    # side smaller than the traced top face there is, and its side face, which the face
+    # network takes for a top face too, lay far enough off to pass for another cube
+    throw = make_throw_3d(196, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    _, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
+    assert phantoms and all(reading.cubes[i].uncertain for i in phantoms)
