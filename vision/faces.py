@@ -263,7 +263,8 @@ def _main_directions(part: np.ndarray, most: int = MAIN_DIRECTIONS) -> list[int]
     along = (np.arctan2(gy[edges], gx[edges]) + np.pi / 2) % np.pi
     counts = np.bincount((along / np.pi * LINE_ANGLES).astype(int) % LINE_ANGLES, strength[edges], LINE_ANGLES)
     counts = counts + np.roll(counts, 1) + np.roll(counts, -1)
-    peaks = [i for i in np.argsort(-counts) if counts[i] >= counts[i - 1] and counts[i] >= counts[(i + 1) % LINE_ANGLES]]
+    peaks = [i for i in np.argsort(-counts)
+             if counts[i] >= counts[i - 1] and counts[i] >= counts[(i + 1) % LINE_ANGLES]]
     return [int(i) for i in peaks[:most]]
 
 
@@ -967,9 +968,9 @@ def _top_of(c: _Candidate, k: _Candidate, side: float,
     other is the top one (the other is often a neighbour's side face, whose place would
     mislead); a side face lies towards the camera's foot; of two traced faces, one clearly
     foreshortened that the network also likes less is the side face; the light comes
-    from above, so the top face is the brighter.  The first clear sign decides; with no sign, the one
-    nearer the learned size (an outline across the gap between two touching cubes is
-    smaller than either top face)."""
+    from above, so the top face is the brighter.  The first clear sign decides; with no
+    sign, the one nearer the learned size (an outline across the gap between two
+    touching cubes is smaller than either top face)."""
     votes = []
     if min(c.score, k.score) < ALIKE * max(c.score, k.score):
         votes.append(c if c.score > k.score else k)
