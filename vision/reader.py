@@ -160,13 +160,18 @@ def _confidence(distances: np.ndarray, chosen: int) -> float:
     return float(weights[chosen] / weights.sum())
 
 
+def _letter_costs(glyphs: list[_Glyph], cubes: tuple[str, ...]) -> np.ndarray:
+    """Each glyph's distance to the nearest of each cube's letters."""
+    return np.array([[min(g.distances[LETTERS.index(ch)] for ch in set(faces)) for faces in cubes]
+                     for g in glyphs])
+
+
 def _costs(glyphs: list[_Glyph], cubes: tuple[str, ...], soft_colour: bool = True) -> np.ndarray:
     """What putting each glyph on each cube costs: its distance to the nearest of that
     cube's letters, and a heavy charge where the ink's colour is not the cube's (less
     where the ink's colour is in doubt, if `soft_colour`)."""
-    return np.array([[min(g.distances[LETTERS.index(ch)] for ch in set(faces))
-                      + g.colour_cost(_red_cube(c), soft_colour) for c, faces in enumerate(cubes)]
-                     for g in glyphs])
+    colour = np.array([[g.colour_cost(_red_cube(c), soft_colour) for c in range(len(cubes))] for g in glyphs])
+    return _letter_costs(glyphs, cubes) + colour
 
 
 def _red_cube(index: int) -> bool:
@@ -344,8 +349,13 @@ def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[R
     if extra <= 0:
         return glyphs
     # (with the ink's colour taken as it looks: a doubtful colour must not let a phantom
-    # of about the right letter take a cube of the other colour)
-    pushed = (_costs(glyphs, cubes, soft_colour=False) - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
+    # of about the right letter take a cube of the other colour.  But the colour of a
+    # glyph surely on a top face is left to its letters where it is in doubt: else a
+    # phantom that looks redder, a side face beside a red cloth, takes the red cube of a
+    # true face whose red ink looks nearly black, and pushes a true cube out of the count)
+    colour_free = np.array([[g.likeness >= TRUSTED and g.colour_in_doubt] for g in glyphs])
+    costs = np.where(colour_free, _letter_costs(glyphs, cubes), _costs(glyphs, cubes, soft_colour=False))
+    pushed = (costs - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
     doubt = np.array([[-np.log(max(g.plausibility * (PLACED_ASIDE if g.aside else 1.0), NET_FLOOR))]
                       for g in glyphs])
     keep_cost = np.hstack([pushed + doubt, np.zeros((len(glyphs), extra))])   # the last columns: not a cube

@@ -147,6 +147,17 @@ def test_red_ink_that_dim_light_makes_nearly_black_is_settled_by_the_cube_set():
             assert got.red == truth.red, (truth, got)
 
 
+def test_a_face_whose_red_ink_looks_nearly_black_keeps_its_cube_against_a_redder_phantom():
+    # an ordinary 3-D throw on red gingham, faces 42 px: the red F's ink measured right at
+    # the threshold, and a side face with the red cloth beside it, nothing like a top face
+    # to the face network, looked redder; with colours taken strictly the F had to go on
+    # a black cube, the side face took the red one, and a true H was left out of the count
+    throw = make_throw_3d(683, hard=False, red_set="later")
+    reading = read_image(throw.image, "later", len(throw.cubes))
+    for truth in throw.cubes:
+        assert reading_on(reading, truth, throw).red == truth.red, truth
+
+
 def cube_at(throw, letter, x):
     """The true cube showing `letter` whose top face's middle lies at about `x`."""
     return next(c for c in throw.cubes if c.letter == letter and abs(c.x - x) < 5)
