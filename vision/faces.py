@@ -92,6 +92,8 @@ GLYPH_CONTRAST = 0.35     # ... the glyph's contrast a face needs, which down to
 FAINT_CONTRAST = 0.25     # ... is then enough (dim light, glare; less sure, a little more is needed)
 UNEVEN = 0.25             # ... and below this unevenness (shade, blur, glare across a face),
 FAIR_TOP = 0.15           # ... this sure: the cube count then decides which candidates are cubes
+MOST_FACES = 48           # faces kept, the most face-like first: twice the largest board of cubes.  Wood grain or
+                          # print can pass for hundreds of faces the network all but rules out; each costs a reading
 TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart or more (slack for the outlines)
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 SURE_SIDE = 0.9           # outlines the face network is this sure of measure the side ...
@@ -819,7 +821,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
     # before the guess round the same glyph, whose place is only the glyph's)
     for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else
                                                           _size_fit(c.area, found.side_at(c.middle)))):
-        reason = _refusal(c, side)
+        reason = _refusal(c, side) if len(kept) < MOST_FACES else f"past the {MOST_FACES} most face-like faces"
         if reason is None:
             twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
             reason = None if twin is None else "overlaps a squarer face (a second seed on it)"
