@@ -932,15 +932,18 @@ class _Perspective:
         return float(np.clip(self.size @ (1.0, x, y), 0.75 * learned, 1.33 * learned))
 
     def side_face_offset(self, point: np.ndarray) -> float:
-        """How far a side face's middle lies from its top face's middle at `point`: half
-        a top face, and half the side face, which the view's steepness stretches (tan of
-        the angle between the line of sight and the vertical)."""
+        """How far a side face's middle lies from its top face's middle at `point`: half a
+        cube's edge towards the camera, foreshortened by the cosine of the angle between
+        the line of sight and the vertical, and half an edge down, which shows as its sine.
+        The fit is of the faces' areas, whose sides are an edge times the root of that
+        cosine: at the far edge of a steep view (45 degrees) the edge is a fifth longer
+        than the side, and the offset is 0.84 of a side, not a whole one."""
         x, y = point - self.centre
         side = float(self.size @ (1.0, x, y))
         up = np.array([self.size[1] * self.focal, self.size[2] * self.focal, self.size[0]])
         sight = np.array([x, y, self.focal])
-        cosine = abs(sight @ up) / (np.linalg.norm(sight) * np.linalg.norm(up))
-        return side * (1 + np.sqrt(max(0.0, 1 - cosine * cosine)) / max(cosine, 0.2)) / 2
+        cosine = max(abs(sight @ up) / (np.linalg.norm(sight) * np.linalg.norm(up)), 0.2)
+        return side * (cosine + np.sqrt(1 - cosine * cosine)) / (2 * np.sqrt(cosine))
 
     def side_of(self, c: "_Candidate", k: "_Candidate") -> "_Candidate | None":
         """Which of two joined candidates is the other's side face, if their places say
