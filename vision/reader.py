@@ -166,12 +166,16 @@ def _letter_costs(glyphs: list[_Glyph], cubes: tuple[str, ...]) -> np.ndarray:
                      for g in glyphs])
 
 
+def _colour_costs(glyphs: list[_Glyph], cubes: tuple[str, ...], soft_colour: bool = True) -> np.ndarray:
+    """Each glyph's charge on each cube where its ink's colour is not the cube's (less
+    where the ink's colour is in doubt, if `soft_colour`)."""
+    return np.array([[g.colour_cost(_red_cube(c), soft_colour) for c in range(len(cubes))] for g in glyphs])
+
+
 def _costs(glyphs: list[_Glyph], cubes: tuple[str, ...], soft_colour: bool = True) -> np.ndarray:
     """What putting each glyph on each cube costs: its distance to the nearest of that
-    cube's letters, and a heavy charge where the ink's colour is not the cube's (less
-    where the ink's colour is in doubt, if `soft_colour`)."""
-    colour = np.array([[g.colour_cost(_red_cube(c), soft_colour) for c in range(len(cubes))] for g in glyphs])
-    return _letter_costs(glyphs, cubes) + colour
+    cube's letters, and a heavy charge where the ink's colour is not the cube's."""
+    return _letter_costs(glyphs, cubes) + _colour_costs(glyphs, cubes, soft_colour)
 
 
 def _red_cube(index: int) -> bool:
@@ -354,7 +358,7 @@ def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[R
     # phantom that looks redder, a side face beside a red cloth, takes the red cube of a
     # true face whose red ink looks nearly black, and pushes a true cube out of the count)
     colour_free = np.array([[g.likeness >= TRUSTED and g.colour_in_doubt] for g in glyphs])
-    costs = np.where(colour_free, _letter_costs(glyphs, cubes), _costs(glyphs, cubes, soft_colour=False))
+    costs = _letter_costs(glyphs, cubes) + np.where(colour_free, 0.0, _colour_costs(glyphs, cubes, soft_colour=False))
     pushed = (costs - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
     doubt = np.array([[-np.log(max(g.plausibility * (PLACED_ASIDE if g.aside else 1.0), NET_FLOOR))]
                       for g in glyphs])
