@@ -84,6 +84,7 @@ GUESS_FIT = 0.9           # and its size as this good a fit: it has the expected
 MIN_FOR_PERSPECTIVE = 5   # probable faces needed to work out where the camera is
 FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's width (Pi camera 0.83, phones 0.7-0.9)
 LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
+STEEP_SIGHT_DEG = 20      # ... though seen straight down, they show this far out from the vertical
 CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
@@ -693,8 +694,12 @@ class Found:
     scale: float                  # of the working copy to the photo
     side: float                   # of a top face, learned from the throw, working pixels
     candidates: list[_Candidate]
-    perspective: "_Perspective | None"   # where the camera stands, if the faces' sizes say
+    sight: "_Perspective | None"   # where the camera stands, if the faces' sizes say (straight down: a guess)
     notes: list[str] = field(default_factory=list)   # what the finder could not do, for the reading's notes
+
+    @property
+    def perspective(self) -> "_Perspective | None":
+        return _leaning(self.sight)
 
     def foot_of(self, c: _Candidate) -> np.ndarray | None:
         """The direction of the camera's foot from a candidate, if the camera's place is known."""
@@ -785,7 +790,8 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     camera's place, which comes from the traced faces alone), and the face network's
     judgement of each."""
     traced = [c for c in candidates if not c.guessed]
-    perspective = _perspective(traced, side, view.small.shape)
+    sight = _perspective(traced, side, view.small.shape)
+    perspective = _leaning(sight)
     clean, depth = view.closed(side), view.darkness(side)
     pieces = [c.seed for c in traced if c.seed is not None]
     traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(depth, side, changed, pieces))
@@ -796,7 +802,7 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     guessable = [c for c in traced if c.seed is not None]
     guessed = _guessed(view, clean, guessable,
                        [perspective.side_at(c.middle, side) if perspective else side for c in guessable])
-    found = Found(view, scale, side, traced + guessed, perspective)
+    found = Found(view, scale, side, traced + guessed, sight)
     _judge(found)
     return found
 
@@ -808,11 +814,18 @@ def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ..
                             shape)
 
 
+def _leaning(sight: "_Perspective | None") -> "_Perspective | None":
+    """The camera's place where the faces' sizes show it leaning: seen straight down, the
+    place of its foot is only a guess (good enough to tell the far edges' side faces), and
+    the faces' sizes and the face network go without it, as the network was taught."""
+    return sight if sight is not None and sight.tilted else None
+
+
 def _select(image: np.ndarray, found: Found) -> Search:
     """The top faces among the candidates: each face once, never a side face."""
     scale, side, candidates = found.scale, found.side, found.candidates
     search = Search(side=side / scale, notes=list(found.notes))
-    perspective = found.perspective
+    perspective = found.sight         # (straight down, a guess: see _Perspective.side_of)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
     # the most face-like first, and of those the nearest the learned size (an outline
@@ -916,9 +929,19 @@ class _Perspective:
             if keep.sum() < MIN_FOR_PERSPECTIVE:
                 return None
         focal = FOCAL_SHARE * shape[1]
-        if a <= 0 or focal * np.hypot(b, c) / a < np.tan(np.radians(LEAST_TILT_DEG)):
-            return None         # seen (nearly) straight down: the sizes' own scatter would decide
+        if a <= 0:
+            return None
+        if focal * np.hypot(b, c) / a < np.tan(np.radians(LEAST_TILT_DEG)):
+            # seen (nearly) straight down: the sizes' own scatter would decide which way
+            # the camera leans, so its foot is taken at the photo's middle (a sixth of the
+            # width away at most); the far edges' side faces still show, outwards from it
+            return cls(np.array([a, 0.0, 0.0]), centre, focal, centre)
         return cls(np.array([a, b, c]), centre, focal, centre + focal * focal * np.array([b, c]) / a)
+
+    @property
+    def tilted(self) -> bool:
+        """Whether the faces' sizes show which way the camera leans."""
+        return bool(self.size[1] or self.size[2])
 
     def foot_from(self, c: "_Candidate") -> np.ndarray:
         """The direction from a candidate to the point under the camera: its side faces,
@@ -940,10 +963,15 @@ class _Perspective:
         than the side, and the offset is 0.84 of a side, not a whole one."""
         x, y = point - self.centre
         side = float(self.size @ (1.0, x, y))
+        cosine = max(self._sight_cosine(point), 0.2)
+        return side * (cosine + np.sqrt(1 - cosine * cosine)) / (2 * np.sqrt(cosine))
+
+    def _sight_cosine(self, point: np.ndarray) -> float:
+        """The cosine of the angle between the line of sight to `point` and the vertical."""
+        x, y = point - self.centre
         up = np.array([self.size[1] * self.focal, self.size[2] * self.focal, self.size[0]])
         sight = np.array([x, y, self.focal])
-        cosine = max(abs(sight @ up) / (np.linalg.norm(sight) * np.linalg.norm(up)), 0.2)
-        return side * (cosine + np.sqrt(1 - cosine * cosine)) / (2 * np.sqrt(cosine))
+        return float(abs(sight @ up) / (np.linalg.norm(sight) * np.linalg.norm(up)))
 
     def side_of(self, c: "_Candidate", k: "_Candidate") -> "_Candidate | None":
         """Which of two joined candidates is the other's side face, if their places say
@@ -955,6 +983,8 @@ class _Perspective:
         apart = float(np.linalg.norm(offset))
         if np.linalg.norm(down) < apart:
             return None
+        if not self.tilted and self._sight_cosine((a + b) / 2) > np.cos(np.radians(STEEP_SIGHT_DEG)):
+            return None       # the foot only guessed, and the side faces too narrow to tell
         cosine = float(offset @ down / (apart * np.linalg.norm(down) + 1e-9))
         if abs(cosine) < CLEAR_DIRECTION or abs(apart / self.side_face_offset((a + b) / 2) - 1) > OFFSET_SLACK:
             return None
