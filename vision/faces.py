@@ -64,6 +64,7 @@ SHARP = 0.03              # a face's border changes brightness by this share of 
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
 ALIKE = 0.7               # of two joined faces, one less than this share as face-like (to the network) is the side face
+NO_FACE = 0.05            # ... and one less than this share is no face at all: no other sign leaves the other in doubt
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up);
@@ -1005,7 +1006,9 @@ def _top_of(c: _Candidate, k: _Candidate, side: float,
     foreshortened that the network also likes less is the side face; the light comes
     from above, so the top face is the brighter.  The first clear sign decides; with no
     sign, the one nearer the learned size (an outline across the gap between two
-    touching cubes is smaller than either top face)."""
+    touching cubes is smaller than either top face).  Signs that disagree leave the top
+    face in doubt, unless the other is next to no face at all to the network (a stray
+    outline on the table beyond the top face, which its place makes a top face)."""
     votes = []
     if min(c.score, k.score) < ALIKE * max(c.score, k.score):
         votes.append(c if c.score > k.score else k)
@@ -1018,7 +1021,8 @@ def _top_of(c: _Candidate, k: _Candidate, side: float,
     if max(c.level, k.level) > BRIGHTER * min(c.level, k.level):
         votes.append(c if c.level > k.level else k)
     top = votes[0] if votes else (c if _size_fit(c.area, side) > _size_fit(k.area, side) else k)
-    return top, (k if top is c else c), any(v is not top for v in votes)
+    no_face = min(c.score, k.score) < NO_FACE * max(c.score, k.score)
+    return top, (k if top is c else c), not no_face and any(v is not top for v in votes)
 
 
 def _joined(c: _Candidate, k: _Candidate) -> bool:

@@ -115,6 +115,21 @@ def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagree
     assert faces._top_of(_face(500, 300, evenness=0.12), lit, 40.0, view)[0] is lit
 
 
+def test_a_stray_outline_beyond_a_top_face_leaves_no_doubt_though_its_place_makes_it_the_top():
+    # a camera whose foot lies far below the photo: the top face lies where the side face
+    # of an outline above it would, but the network takes that outline for no face at all
+    view = faces._Perspective(np.array([40.0, 0.0, 0.02]), np.array([512.0, 384.0]), 820.0,
+                              np.array([512.0, 384.0 + 820.0 ** 2 * 0.02 / 40.0]))
+    top = _face(500, 300)
+    beyond = _face(500, 300 - view.side_face_offset(np.array([500.0, 280.0])))
+    assert view.side_of(top, beyond) is top
+    top.topness, beyond.topness = 0.98, 0.01
+    assert faces._top_of(beyond, top, 40.0, view) == (top, beyond, False)
+    # one the network takes for a poor face (a neighbour's side face) still leaves doubt
+    beyond.topness = 0.3
+    assert faces._top_of(beyond, top, 40.0, view) == (top, beyond, True)
+
+
 
 def test_a_clearly_foreshortened_face_the_network_likes_less_is_the_side_face_whatever_the_light():
     # no camera's place; the smaller face the brighter (a lamp low on its side)
