@@ -40,6 +40,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+import math
+
 import cv2
 import numpy as np
 
@@ -78,6 +80,7 @@ LINE_SPREAD = 1           # ... a little from one end to the other); what is lef
 LINES_LETTER = 0.35       # ... this long (of the side) or more, not a piece of a letter or an edge
 MOST_OUTLINES = 40        # more bright outlines (or faint marks) than three throws have cubes are the table's pattern
 NEAR = 0.15               # two sides this close (as a share) find the same faces
+NEAR_PAIR = 3.0           # of two faces' diagonals: faces further apart are not one cube's, nor overlap
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
 CHANGED = 30              # grey levels that count as a change from the empty table
 GUESSED = 0.8             # a face guessed round a glyph counts as this square (less than one traced)
@@ -489,6 +492,11 @@ class _Candidate:
         return self.corners.mean(axis=0)
 
     @cached_property
+    def reach(self) -> float:
+        """Its diagonal: no face lying against it or over it is further off than a few."""
+        return math.hypot(self.width, self.height)
+
+    @cached_property
     def ordered(self) -> np.ndarray:
         """The corners clockwise from the top left."""
         return order_corners(self.corners)
@@ -616,6 +624,12 @@ def _inside(view: _View, clean: np.ndarray, outlines) -> list[dict[str, float]]:
     evenness = face.std(axis=1, dtype=np.float64) / level
     return [dict(evenness=e, contrast=c, tint=t, level=v) for e, c, t, v in
             zip(evenness.tolist(), ((level - darkest) / level).tolist(), tint.tolist(), level.tolist())]
+
+
+def _near(a: _Candidate, b: _Candidate) -> bool:
+    """Whether two candidates lie near enough to overlap, be one cube's faces or be taken
+    for them (the tests of a pair cost far more than this, and most pairs are far apart)."""
+    return math.dist(a.middle, b.middle) < NEAR_PAIR * (a.reach + b.reach)
 
 
 def _overlap(a: _Candidate, b: _Candidate) -> float:
@@ -836,12 +850,13 @@ def _select(image: np.ndarray, found: Found) -> Search:
     for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else
                                                           _size_fit(c.area, found.side_at(c.middle)))):
         reason = _refusal(c, side) if len(kept) < MOST_FACES else f"past the {MOST_FACES} most face-like faces"
+        nearby = [k for k in kept if _near(c, k)] if reason is None else []
         if reason is None:
-            twin = next((k for k in kept if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
+            twin = next((k for k in nearby if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
             reason = None if twin is None else "overlaps a squarer face (a second seed on it)"
         if reason is None:
             # (two overlapping faces are never two cubes, whatever the network says of them)
-            joined = next((k for k in kept if _joined(c, k)
+            joined = next((k for k in nearby if _joined(c, k)
                            and (not _both_top_faces(c, k) or _overlap(c, k) > OVERLAP)), None)
             if joined is not None:
                 top, side_face, disputed = _top_of(c, joined, side, perspective)
@@ -858,27 +873,26 @@ def _select(image: np.ndarray, found: Found) -> Search:
         kept.append(c)
     # two faces closer than two cubes' top faces can be (in one plane, the table's, a
     # side apart or more): one is a side face the signs did not tell, and either may be
-    for i, c in enumerate(kept):
-        for k in kept[i + 1:]:
-            middles = c.middle, k.middle
-            # (the side there as the camera's place says, or as the larger face's own
-            # traced outline says where that is larger: the place is only a fit)
-            traced = [np.sqrt(f.area) for f in (c, k) if not f.guessed]
-            face_side = max([found.side_at((middles[0] + middles[1]) / 2)] + traced)
-            if np.linalg.norm(middles[0] - middles[1]) < TOO_CLOSE * face_side:
-                rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
-                rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
+    pairs = [(c, k) for i, c in enumerate(kept) for k in kept[i + 1:] if _near(c, k)]
+    for c, k in pairs:
+        middles = c.middle, k.middle
+        # (the side there as the camera's place says, or as the larger face's own
+        # traced outline says where that is larger: the place is only a fit)
+        traced = [np.sqrt(f.area) for f in (c, k) if not f.guessed]
+        face_side = max([found.side_at((middles[0] + middles[1]) / 2)] + traced)
+        if np.linalg.norm(middles[0] - middles[1]) < TOO_CLOSE * face_side:
+            rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
+            rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
     # a kept face lying from another towards the camera's foot, as far as that one's side
     # face would, may be its side face however alike the two look (lit alike, the network
     # sure of both, as at the photo's far edges): where the count says a face is one too
     # many, it is the likelier to go (see the reader)
     aside: set[int] = set()
     if perspective is not None:
-        for i, c in enumerate(kept):
-            for k in kept[i + 1:]:
-                side_face = perspective.side_of(c, k)
-                if side_face is not None:
-                    aside.add(id(side_face))
+        for c, k in pairs:
+            side_face = perspective.side_of(c, k)
+            if side_face is not None:
+                aside.add(id(side_face))
     for c in kept:
         corners = c.ordered / scale
         search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score,
