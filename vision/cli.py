@@ -10,7 +10,7 @@ import numpy as np
 
 from device.camera import read_image as load_image
 from device.errors import CameraError
-from vision.reader import CubeCountError, read_image
+from vision.reader import CubeCountError, PhotoTooSmall, read_image
 from vision.truth import TruthFileError, load_truth, score_photo, summary_lines
 
 
@@ -34,8 +34,8 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
             image = load_image(path)
             working: list = []
             reading = read_image(image, *_set_and_count(record, cube_set), debug=working if debug_dir else None)
-        except (CameraError, CubeCountError) as exc:
-            print(f"tablemate read: {exc}", file=err)
+        except (CameraError, CubeCountError, PhotoTooSmall) as exc:
+            print(f"tablemate read: {'' if isinstance(exc, CameraError) else f'{path}: '}{exc}", file=err)
             status = 1
             continue
         if debug_dir:

@@ -21,6 +21,7 @@ from vision.faces import Face, Rejected, search_faces
 from vision.glyphs import RED_THRESHOLD, Ink, extract_ink
 
 CUBE_SETS = ("classic", "later", "any")
+SMALLEST_PHOTO = 64        # pixels each way: the table's light is measured in blocks of 8, and a cube needs a dozen
 TEMPERATURE = 0.02         # how fast confidence falls as another letter comes near
 CONFIDENT = 0.85           # below this a reading is marked uncertain
 MAX_OCR_CALLS = 4          # Tesseract programs per photo, run side by side (a process each: about 0.1 s on a PC)
@@ -49,6 +50,10 @@ HAIRLINE_DOUBT = 0.5       # an I its hairlines make another letter this surely 
 
 class CubeCountError(ValueError):
     """The photo does not show the number of cubes the throw has."""
+
+
+class PhotoTooSmall(ValueError):
+    """The photo has too few pixels to find cubes in."""
 
 
 @dataclass
@@ -406,6 +411,11 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     """Read a throw from one or more frames taken from the same place."""
     if cube_set not in CUBE_SETS:
         raise ValueError(f"Unknown cube set {cube_set!r}: choose classic, later or any.")
+    for image in images:
+        if min(image.shape[:2]) < SMALLEST_PHOTO:
+            raise PhotoTooSmall(f"The photo is only {image.shape[1]} x {image.shape[0]} pixels, too small to find "
+                                f"cubes in: take it at the camera's full size (at least {SMALLEST_PHOTO} pixels "
+                                f"each way, and cubes some 40 pixels across read best).")
     start = time.perf_counter()
     rejected: list[Rejected] = []
     notes: list[str] = []

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision import faces
-from vision.reader import CubeCountError, read_image, read_throw
+from vision.reader import CubeCountError, PhotoTooSmall, read_image, read_throw
 from vision.synth import make_throw
 from vision.synth3d import make_throw_3d
 
@@ -315,6 +315,10 @@ def test_an_empty_table_and_a_wrong_count_get_plain_messages():
     ten = make_throw(3, vulnerable=False)
     with pytest.raises(CubeCountError, match="Found 10 cubes, but this throw has 13"):
         read_throw(ten.image, vulnerable=True)
+    # a broken camera's scrap of a frame, or a thumbnail, is not a photo of the table
+    for height, width in ((4, 5), (6, 2000)):
+        with pytest.raises(PhotoTooSmall, match=f"only {width} x {height} pixels"):
+            read_throw(np.full((height, width, 3), 200, np.uint8), vulnerable=False)
 
 
 def test_read_command_json_and_bad_files(tmp_path):
@@ -324,8 +328,9 @@ def test_read_command_json_and_bad_files(tmp_path):
     # a 3-D render: its readings carry numpy numbers (float32 confidences) that must still be JSON
     cv2.imwrite(str(rendered), make_throw_3d(24, hard=False).image)
     (tmp_path / "text.jpg").write_text("not a picture")
+    cv2.imwrite(str(tmp_path / "thumb.png"), throw.image[:3, :3])
     result = subprocess.run([sys.executable, "-m", "firmware", "read", str(good), str(tmp_path / "gone.png"),
-                             str(tmp_path / "text.jpg"), str(rendered), "--json", "--debug",
+                             str(tmp_path / "text.jpg"), str(tmp_path / "thumb.png"), str(rendered), "--json", "--debug",
                              str(tmp_path / "debug")], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 1
     lines = result.stdout.strip().splitlines()
@@ -335,6 +340,7 @@ def test_read_command_json_and_bad_files(tmp_path):
     assert set(data["cubes"][0]) == {"letter", "red", "x", "y", "confidence", "uncertain"}
     assert json.loads(lines[1])["image"] == str(rendered) and json.loads(lines[1])["cubes"]
     assert "gone.png: no such file" in result.stderr and "text.jpg: not an image" in result.stderr
+    assert "thumb.png: The photo is only 3 x 3 pixels" in result.stderr
     assert (tmp_path / "debug" / "throw-faces.jpg").exists() and (tmp_path / "debug" / "throw-glyphs.png").exists()
 
 
