@@ -17,7 +17,7 @@ from firmware.games import perquackey as pq
 from vision import letter_net, ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, PLAIN, many_letter_distances
-from vision.faces import Face, Rejected, search_faces
+from vision.faces import Face, Rejected, search_faces, warp
 from vision.glyphs import RED_THRESHOLD, Ink, extract_ink
 
 CUBE_SETS = ("classic", "later", "any")
@@ -39,6 +39,7 @@ TRUSTED = 0.85             # a candidate this plausible is surely a top face (th
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into the outline's edge of a face not surely a top face
+LOOK_PAST = 1.15          # a glyph running into its outline's edge is looked at again in an outline this much larger
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
@@ -318,6 +319,20 @@ def _learned_distances(nearest: float, probabilities: np.ndarray) -> np.ndarray:
     return nearest + TEMPERATURE * (log_p.max() - log_p)
 
 
+def _past_the_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tuple[Face, Ink]:
+    """A glyph that runs into its outline's edge, looked at again in a larger outline:
+    where the outline was only a little tight (inside a bevel, or round a large letter),
+    the whole glyph shows there, and is read so and not left in doubt."""
+    middle = face.corners.mean(axis=0)
+    square = warp(image, (middle + LOOK_PAST * (face.corners - middle)).astype(np.float32))
+    whole = extract_ink(square, qu=qu)
+    if whole is None or whole.clipped:
+        return face, ink
+    # (with the orientation bar as the outline saw it: the cube's own edge, inside the
+    # larger outline, can pass for one, and said a W was upside down: it was read V)
+    return replace(face, square=square), replace(whole, bar_below=ink.bar_below)
+
+
 def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool,
             notes: list[str]) -> list[_Glyph]:
     search = search_faces(image, background)
@@ -329,6 +344,8 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
         if ink is None:               # a square without a glyph is not a top face
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue
+        if ink.clipped:
+            face, ink = _past_the_outline(image, face, ink, qu)
         inked.append((face, ink))
     return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
                    face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside)

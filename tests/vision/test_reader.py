@@ -387,3 +387,39 @@ def test_wood_grain_passing_for_a_hundred_faces_is_cut_to_the_most_face_like():
     reading = read_image(throw.image, "classic", len(throw.cubes))
     for truth in throw.cubes:
         assert reading_on(reading, truth, throw).letter == truth.letter
+
+
+def test_a_glyph_running_into_a_little_tight_outline_is_read_whole_past_it():
+    from dataclasses import replace
+
+    from vision import letter_net, reader
+    from vision.glyphs import extract_ink
+    throw = make_throw_3d(24, hard=False)
+
+    def tightened(face, share):
+        middle = face.corners.mean(axis=0)
+        corners = (middle + share * (face.corners - middle)).astype(np.float32)
+        return replace(face, corners=corners, square=faces.warp(throw.image, corners))
+
+    def letter(ink):
+        reading, = letter_net.read_glyphs([(ink.mask, ink.bar_below)])
+        return int(np.argmax(reading.probabilities))
+
+    whole = 0
+    for face in faces.search_faces(throw.image).faces:
+        true_letter = letter(extract_ink(face.square))
+        tight = tightened(face, 0.8)
+        ink = extract_ink(tight.square)
+        assert ink.clipped
+        seen, past = reader._past_the_outline(throw.image, tight, replace(ink, bar_below=None), False)
+        if not past.clipped:
+            whole += 1
+            assert seen.square is not tight.square and letter(past) == true_letter
+            assert past.bar_below is None       # the bar as the outline saw it
+        # an outline far too tight leaves the glyph cut, and the reading in doubt
+        far = tightened(face, 0.6)
+        clipped = extract_ink(far.square)
+        if clipped is not None:
+            seen, past = reader._past_the_outline(throw.image, far, clipped, False)
+            assert seen is far and past is clipped
+    assert whole >= 5
