@@ -37,10 +37,9 @@ An optional frame of the empty table (the camera fixed on the box) restricts the
 to what changed, which removes table texture (gingham, wood grain, paper edges)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-
-import math
 
 import cv2
 import numpy as np
@@ -840,7 +839,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
     """The top faces among the candidates: each face once, never a side face."""
     scale, side, candidates = found.scale, found.side, found.candidates
     search = Search(side=side / scale, notes=list(found.notes))
-    perspective = found.sight         # (straight down, a guess: see _Perspective.side_of)
+    sight = found.sight               # (straight down, a guess: see _Perspective.side_of)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
     # the most face-like first, and of those the nearest the learned size (an outline
@@ -859,7 +858,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
             joined = next((k for k in nearby if _joined(c, k)
                            and (not _both_top_faces(c, k) or _overlap(c, k) > OVERLAP)), None)
             if joined is not None:
-                top, side_face, disputed = _top_of(c, joined, side, perspective)
+                top, side_face, disputed = _top_of(c, joined, side, sight)
                 if top is c:
                     kept = [c if k is joined else k for k in kept]
                 # where the signs disagreed, the reading must not come out sure either way
@@ -888,9 +887,9 @@ def _select(image: np.ndarray, found: Found) -> Search:
     # sure of both, as at the photo's far edges): where the count says a face is one too
     # many, it is the likelier to go (see the reader)
     aside: set[int] = set()
-    if perspective is not None:
+    if sight is not None:
         for c, k in pairs:
-            side_face = perspective.side_of(c, k)
+            side_face = sight.side_of(c, k)
             if side_face is not None:
                 aside.add(id(side_face))
     for c in kept:
