@@ -322,7 +322,11 @@ def _learned_distances(nearest: float, probabilities: np.ndarray) -> np.ndarray:
 def _past_the_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tuple[Face, Ink]:
     """A glyph that runs into its outline's edge, looked at again in a larger outline:
     where the outline was only a little tight (inside a bevel, or round a large letter),
-    the whole glyph shows there, and is read so and not left in doubt."""
+    the whole glyph shows there, and is read so and not left in doubt.  Only on a face
+    surely a top face: elsewhere the clipping is a sign of a side face, a table line or
+    a paper edge, and such a phantom read whole would push a true cube out of the count."""
+    if face.likeness < TRUSTED:
+        return face, ink
     middle = face.corners.mean(axis=0)
     square = warp(image, (middle + LOOK_PAST * (face.corners - middle)).astype(np.float32))
     whole = extract_ink(square, qu=qu)
