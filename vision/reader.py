@@ -325,7 +325,7 @@ def _past_the_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tupl
     the whole glyph shows there, and is read so and not left in doubt.  Only on a face
     surely a top face: elsewhere the clipping is a sign of a side face, a table line or
     a paper edge, and such a phantom read whole would push a true cube out of the count."""
-    if face.likeness < TRUSTED:
+    if not ink.clipped or face.likeness < TRUSTED:
         return face, ink
     middle = face.corners.mean(axis=0)
     square = warp(image, (middle + LOOK_PAST * (face.corners - middle)).astype(np.float32))
@@ -348,9 +348,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
         if ink is None:               # a square without a glyph is not a top face
             rejected.append(Rejected(face.corners, "no glyph in the middle"))
             continue
-        if ink.clipped:
-            face, ink = _past_the_outline(image, face, ink, qu)
-        inked.append((face, ink))
+        inked.append(_past_the_outline(image, face, ink, qu))
     return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
                    face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside)
             for (face, _), (ink, distances, turns, letterness) in zip(inked, _letter_distances(inked, qu, notes))]
@@ -384,7 +382,8 @@ def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[R
     # phantom that looks redder, a side face beside a red cloth, takes the red cube of a
     # true face whose red ink looks nearly black, and pushes a true cube out of the count)
     colour_free = np.array([[g.likeness >= TRUSTED and g.colour_in_doubt] for g in glyphs])
-    costs = _letter_costs(glyphs, cubes) + np.where(colour_free, 0.0, _colour_costs(glyphs, cubes, soft_colour=False))
+    costs = (_letter_costs(glyphs, cubes)
+             + np.where(colour_free, 0.0, _colour_costs(glyphs, cubes, soft_colour=False)))
     pushed = (costs - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
     doubt = np.array([[-np.log(max(g.plausibility * (PLACED_ASIDE if g.aside else 1.0), NET_FLOOR))]
                       for g in glyphs])

@@ -56,18 +56,10 @@ def test_seen_straight_down_a_side_face_is_told_by_its_place_only_at_the_photos_
     # 20-35 degrees from the vertical and the side faces show; near the middle they hardly
     # do, and where the camera's foot truly is (a tilt under 10 degrees puts it up to a
     # sixth of the width from the middle) would decide
-    camera = make_scene(0, hard=False).camera
-    pixels = np.array([[x, y] for x in range(120, 1640, 200) for y in range(60, 1232, 150)], float)
-    tops, told, middle = [], 0, 0
-    pairs = []
-    for x, y in camera.on_plane(pixels, CUBE_MM):
-        corners = camera.project([[x + dx, y + dy, CUBE_MM] for dx, dy in ((-8, -8), (8, -8), (8, 8), (-8, 8))])
-        tops.append(SimpleNamespace(middle=corners.mean(axis=0), area=cv2.contourArea(corners.astype(np.float32))))
-        towards = camera.position[:2] - (x, y)
-        out = towards / np.linalg.norm(towards) * CUBE_MM / 2
-        pairs.append((tops[-1], SimpleNamespace(middle=camera.project([[x + out[0], y + out[1], CUBE_MM / 2]])[0])))
-    perspective = faces._Perspective.fit(tops, (1232, 1640))
+    pairs = _virtual_cubes(make_scene(0, hard=False).camera)
+    perspective = faces._Perspective.fit([top for top, _ in pairs], (1232, 1640))
     assert not perspective.tilted
+    told, middle = 0, 0
     for top, side_face in pairs:
         far_out = np.linalg.norm(top.middle - (820, 616)) > 0.8 * 1640 * np.tan(np.radians(faces.STEEP_SIGHT_DEG))
         said = perspective.side_of(top, side_face), perspective.side_of(side_face, top)
@@ -191,17 +183,24 @@ def test_a_side_face_lies_from_its_top_face_as_far_as_the_camera_shows_it():
     # is then foretold from it.  Taken as half a side times (1 + tan), it came out up to
     # twice too far, and a side face lying where it does went unseen.  (The fit itself
     # makes the view a little steeper than it is: within 15 %, 6-14 % too far here)
-    camera = make_scene(4, hard=True).camera
+    pairs = _virtual_cubes(make_scene(4, hard=True).camera)
+    perspective = faces._Perspective.fit([top for top, _ in pairs], (1232, 1640))
+    for top, side_face in pairs:
+        a, b = top.centre, side_face.middle
+        assert perspective.side_face_offset((a + b) / 2) == pytest.approx(np.linalg.norm(b - a), rel=0.15)
+
+
+def _virtual_cubes(camera):
+    """Cubes across the photo as the renderer's camera sees them, each turned with a side
+    face to the camera: (its top face: outline's middle, area and the true middle seen;
+    its side face towards the camera: middle)."""
     pixels = np.array([[x, y] for x in range(120, 1640, 200) for y in range(60, 1232, 150)], float)
-    middles = camera.on_plane(pixels, CUBE_MM)
-    top, side_face, tops = [], [], []
-    for x, y in middles:
+    pairs = []
+    for x, y in camera.on_plane(pixels, CUBE_MM):
         corners = camera.project([[x + dx, y + dy, CUBE_MM] for dx, dy in ((-8, -8), (8, -8), (8, 8), (-8, 8))])
-        tops.append(SimpleNamespace(middle=corners.mean(axis=0), area=cv2.contourArea(corners.astype(np.float32))))
         towards = camera.position[:2] - (x, y)
         out = towards / np.linalg.norm(towards) * CUBE_MM / 2
-        top.append(camera.project([[x, y, CUBE_MM]])[0])
-        side_face.append(camera.project([[x + out[0], y + out[1], CUBE_MM / 2]])[0])
-    perspective = faces._Perspective.fit(tops, (1232, 1640))
-    for a, b in zip(top, side_face):
-        assert perspective.side_face_offset((a + b) / 2) == pytest.approx(np.linalg.norm(b - a), rel=0.15)
+        top = SimpleNamespace(middle=corners.mean(axis=0), area=cv2.contourArea(corners.astype(np.float32)),
+                              centre=camera.project([[x, y, CUBE_MM]])[0])
+        pairs.append((top, SimpleNamespace(middle=camera.project([[x + out[0], y + out[1], CUBE_MM / 2]])[0])))
+    return pairs
