@@ -45,7 +45,7 @@ PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidat
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
-HAIRLINE_SURER = 0.1       # the network's sureness (top probability x letterness) a glyph's hairlines must add
+HAIRLINE_ASK = 0.9         # a glyph the network is less sure of (top probability x letterness) is read with its hairlines
 HAIRLINE_DOUBT = 0.5       # an I its hairlines make another letter this surely may be that letter faded
 
 
@@ -292,16 +292,18 @@ def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReadi
     """Each glyph's ink and the network's reading of it.  A glyph the network is unsure
     of, or reads I (what an L, T or D leaves when a thin stroke fades), is read again
     with its hairlines (the pale thin strokes of a blurred serif letter: an L's foot, a
-    T's bar, a D's bowl).  It is taken so where the network is clearly surer of that
-    (HAIRLINE_SURER: the extra ink can as well be a shadow or the cube's edge); an I
-    that its hairlines make another letter fairly surely (HAIRLINE_DOUBT) is in doubt."""
+    T's bar, a D's bowl, an O's side in glare).  It is taken so where the network is
+    surer of that; an I that its hairlines make another letter fairly surely
+    (HAIRLINE_DOUBT) is in doubt.  (A margin the hairlines must add, for the extra ink
+    can as well be a shadow or the cube's edge, left more faded letters wrong on hard
+    renders than it saved)"""
     inks, net = [ink for _, ink in inked], list(net)
-    asked = [i for i, reading in enumerate(net) if reading.sureness < 1 - HAIRLINE_SURER or _read_i(reading)]
+    asked = [i for i, reading in enumerate(net) if reading.sureness < HAIRLINE_ASK or _read_i(reading)]
     hairlines = {i: ink for i in asked for ink in [extract_ink(inked[i][0].square, hairlines=True, qu=qu)]
                  if ink is not None}
     again = letter_net.read_glyphs([_as_read(ink) for ink in hairlines.values()], qu)
     for (i, ink), reading in zip(hairlines.items(), again):
-        if reading.sureness > net[i].sureness + HAIRLINE_SURER:
+        if reading.sureness > net[i].sureness:
             inks[i], net[i] = ink, reading
         elif _read_i(net[i]) and not _read_i(reading) and reading.sureness >= HAIRLINE_DOUBT:
             inks[i] = replace(inks[i], cut_off=True)
