@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 from PIL import ImageDraw
 
-from vision.glyphs import features, normalise, rotations
+from vision.glyphs import features, many_features, normalise, rotations
 from vision.render import BARRED, SHIPPED_FONTS, glyph_tile
 
 LETTERS = tuple(string.ascii_uppercase) + ("Qu",)    # Boggle's "Qu" face is one class of its own
@@ -98,7 +98,7 @@ def many_letter_distances(glyphs: list[tuple[np.ndarray, int | None]],
     if not glyphs:
         return []
     refs = references()
-    v = np.array([features(turned) for mask, _ in glyphs for turned in rotations(mask)])
+    v = many_features(np.array([turned for mask, _ in glyphs for turned in rotations(mask)]))
     # squared distances to every reference in every quarter turn at once
     # (references x glyph, not glyph x references transposed: ten times faster in numpy)
     d = np.sqrt(np.maximum((v * v).sum(1)[:, None] - 2 * (refs.vectors @ v.T).T + refs.norms[None, :], 0))

@@ -238,9 +238,15 @@ def normalise(mask: np.ndarray) -> np.ndarray:
 def features(glyph: np.ndarray) -> np.ndarray:
     """Histograms of gradient orientation in 8x8-pixel cells over overlapping 2x2-cell
     blocks, each block normalised (HOG), as one unit vector."""
-    g = cv2.GaussianBlur(glyph, (3, 3), 0).astype(np.float32) / 255
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    return many_features(glyph[None])[0]
+
+
+def many_features(glyphs: np.ndarray) -> np.ndarray:
+    """`features` of N glyphs (N x GLYPH x GLYPH) at once: N x length (one glyph at a time,
+    numpy's overhead costs more than the sums)."""
+    g = np.stack([cv2.GaussianBlur(glyph, (3, 3), 0) for glyph in glyphs]).astype(np.float32) / 255
+    gx = np.stack([cv2.Sobel(one, cv2.CV_32F, 1, 0, ksize=3) for one in g])
+    gy = np.stack([cv2.Sobel(one, cv2.CV_32F, 0, 1, ksize=3) for one in g])
     magnitude = np.hypot(gx, gy)
     angle = np.mod(np.arctan2(gy, gx), np.pi)                  # unsigned orientation
     # each gradient is shared between its two nearest orientation bins, round the circle
@@ -252,20 +258,22 @@ def features(glyph: np.ndarray) -> np.ndarray:
     high = (low + 1) % BINS
     cells = GLYPH // CELL
     cell_of = (np.arange(GLYPH) // CELL)
-    base = (cell_of[:, None] * cells + cell_of[None, :]) * BINS
     size = cells * cells * BINS
-    hist = (np.bincount((base + low).ravel(), (magnitude * (1 - upper_share)).ravel(), size)
-            + np.bincount((base + high).ravel(), (magnitude * upper_share).ravel(), size)).reshape(cells, cells, BINS)
-    blocks = np.concatenate([hist[i:i + 2, j:j + 2].ravel() for i in range(cells - 1) for j in range(cells - 1)])
-    blocks = blocks.reshape(-1, 4 * BINS)
-    norms = np.linalg.norm(blocks, axis=1, keepdims=True)
+    base = (cell_of[:, None] * cells + cell_of[None, :]) * BINS + np.arange(len(g))[:, None, None] * size
+    hist = (np.bincount((base + low).ravel(), (magnitude * (1 - upper_share)).ravel(), size * len(g))
+            + np.bincount((base + high).ravel(), (magnitude * upper_share).ravel(), size * len(g)))
+    hist = hist.reshape(len(g), cells, cells, BINS)
+    blocks = np.concatenate([hist[:, i:i + 2, j:j + 2].reshape(len(g), 1, 4 * BINS)
+                             for i in range(cells - 1) for j in range(cells - 1)], axis=1)
+    norms = np.linalg.norm(blocks, axis=2, keepdims=True)
     # a floor under the normalisation, so nearly empty blocks (beside a thin I) stay quiet
-    blocks /= np.maximum(norms, 0.3 * norms.mean() + 1e-6)
-    hog = blocks.ravel() / (np.linalg.norm(blocks) + 1e-6)
-    layout = cv2.resize(g, (8, 8), interpolation=cv2.INTER_AREA).ravel()
-    layout = layout / (np.linalg.norm(layout) + 1e-6)
-    v = np.concatenate([hog * HOG_WEIGHT, layout * (1 - HOG_WEIGHT)])
-    return (v / np.linalg.norm(v)).astype(np.float32)
+    blocks /= np.maximum(norms, 0.3 * norms.mean(axis=1, keepdims=True) + 1e-6)
+    hog = blocks.reshape(len(g), -1)
+    hog = hog / (np.linalg.norm(hog, axis=1, keepdims=True) + 1e-6)
+    layout = np.stack([cv2.resize(one, (8, 8), interpolation=cv2.INTER_AREA).ravel() for one in g])
+    layout = layout / (np.linalg.norm(layout, axis=1, keepdims=True) + 1e-6)
+    v = np.concatenate([hog * HOG_WEIGHT, layout * (1 - HOG_WEIGHT)], axis=1)
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
 
 
 def rotations(mask: np.ndarray) -> list[np.ndarray]:
