@@ -40,12 +40,16 @@ RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leave
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into its outline's edge, even looked at past it
 LOOK_PAST = 1.15           # a glyph running into its outline's edge is looked at again in an outline this much larger
+LOOK_INSIDE = 0.84         # ... or, where the letter network is unsure of it (INSIDE_ASK), this much smaller, and
+INSIDE_ASK = 0.5           # ... read so where the network is INSIDE_SURER surer of it
+INSIDE_SURER = 0.1
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
-HAIRLINE_ASK = 0.9         # a glyph the network is less sure of (top probability x letterness) is read with its hairlines
+HAIRLINE_ASK = 0.9         # a glyph the network is less sure of (top probability x letterness) is read
+                           # with its hairlines
 HAIRLINE_DOUBT = 0.5       # an I its hairlines make another letter this surely may be that letter faded
 
 
@@ -259,27 +263,27 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
     return [(g, chosen) for g, chosen, _ in sorted(asked, key=lambda a: a[2])]
 
 
-def _letter_distances(inked: list[tuple[Face, Ink]], qu: bool,
-                      notes: list[str]) -> list[tuple[Ink, np.ndarray, np.ndarray, float]]:
-    """Each glyph's ink as read (see `_with_hairlines`), its distance to every letter, the
-    quarter turn that fits each, and how surely it is a letter at all.  The reference
-    glyphs say how near the nearest letter is (so a shadow stays far from every letter);
-    the network, where it can run, how much further each other letter is: its
-    log-probabilities in units of TEMPERATURE, so the letter's share of the confidence
-    the reader reports is the network's probability.  (Measured on 3-D renders, the
-    network alone reads more letters right, and its confident readings are more often
-    right, than the references or the two averaged.)"""
+def _letter_distances(image: np.ndarray, inked: list[tuple[Face, Ink]], qu: bool,
+                      notes: list[str]) -> list[tuple[Face, Ink, np.ndarray, np.ndarray, float]]:
+    """Each glyph's face and ink as read (see `_with_hairlines` and `_inside_the_outline`),
+    its distance to every letter, the quarter turn that fits each, and how surely it is a
+    letter at all.  The reference glyphs say how near the nearest letter is (so a shadow
+    stays far from every letter); the network, where it can run, how much further each
+    other letter is: its log-probabilities in units of TEMPERATURE, so the letter's share
+    of the confidence the reader reports is the network's probability.  (Measured on 3-D
+    renders, the network alone reads more letters right, and its confident readings are
+    more often right, than the references or the two averaged.)"""
     inks = [ink for _, ink in inked]
     try:
         net = letter_net.read_glyphs([_as_read(ink) for ink in inks], qu)
     except letter_net.ModelMissing as exc:
         notes.append(f"Letters read by the reference glyphs alone: {exc}.")
         hog = many_letter_distances([_as_read(ink) for ink in inks], qu)
-        return [(ink, distances, turns, 1.0) for ink, (distances, turns) in zip(inks, hog)]
-    inks, net = _with_hairlines(inked, net, qu)
-    hog = many_letter_distances([_as_read(ink) for ink in inks], qu)
-    return [(ink, _learned_distances(distances.min(), reading.probabilities), reading.turns, reading.letterness)
-            for ink, (distances, _), reading in zip(inks, hog, net)]
+        return [(face, ink, distances, turns, 1.0) for (face, ink), (distances, turns) in zip(inked, hog)]
+    inked, net = _inside_the_outline(image, *_with_hairlines(inked, net, qu), qu)
+    hog = many_letter_distances([_as_read(ink) for _, ink in inked], qu)
+    return [(face, ink, _learned_distances(distances.min(), reading.probabilities), reading.turns, reading.letterness)
+            for (face, ink), (distances, _), reading in zip(inked, hog, net)]
 
 
 def _as_read(ink: Ink) -> tuple[np.ndarray, int | None]:
@@ -288,7 +292,7 @@ def _as_read(ink: Ink) -> tuple[np.ndarray, int | None]:
 
 
 def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
-                    qu: bool) -> tuple[list[Ink], list[letter_net.NetReading]]:
+                    qu: bool) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
     """Each glyph's ink and the network's reading of it.  A glyph the network is unsure
     of, or reads I (what an L, T or D leaves when a thin stroke fades), is read again
     with its hairlines (the pale thin strokes of a blurred serif letter: an L's foot, a
@@ -297,17 +301,48 @@ def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReadi
     (HAIRLINE_DOUBT) is in doubt.  (A margin the hairlines must add, for the extra ink
     can as well be a shadow or the cube's edge, left more faded letters wrong on hard
     renders than it saved)"""
-    inks, net = [ink for _, ink in inked], list(net)
+    inked, net = list(inked), list(net)
     asked = [i for i, reading in enumerate(net) if reading.sureness < HAIRLINE_ASK or _read_i(reading)]
     hairlines = {i: ink for i in asked for ink in [extract_ink(inked[i][0].square, hairlines=True, qu=qu)]
                  if ink is not None}
     again = letter_net.read_glyphs([_as_read(ink) for ink in hairlines.values()], qu)
     for (i, ink), reading in zip(hairlines.items(), again):
+        face, plain = inked[i]
         if reading.sureness > net[i].sureness:
-            inks[i], net[i] = ink, reading
+            inked[i], net[i] = (face, ink), reading
         elif _read_i(net[i]) and not _read_i(reading) and reading.sureness >= HAIRLINE_DOUBT:
-            inks[i] = replace(inks[i], cut_off=True)
-    return inks, net
+            inked[i] = face, replace(plain, cut_off=True)
+    return inked, net
+
+
+def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
+                        qu: bool) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
+    """A glyph that runs into its outline's edge and that the network is unsure of,
+    looked at again in a smaller outline: where the outline was too large, the cube's
+    edge, a neighbour's or the side face's border joined the glyph (a C in a frame read
+    G, an L with a band under it Y), and inside it the glyph stands alone.  Taken where
+    the network is clearly surer of it, but never for an I: a smaller outline can cut a
+    letter down to one stroke, which reads I."""
+    inked, net = list(inked), list(net)
+    asked = [i for i, ((_, ink), reading) in enumerate(zip(inked, net))
+             if ink.clipped and reading.sureness < INSIDE_ASK]
+    inner = {}
+    for i in asked:
+        square = _rewarped(image, inked[i][0], LOOK_INSIDE)
+        ink = extract_ink(square, qu=qu)
+        if ink is not None:
+            inner[i] = replace(inked[i][0], square=square), ink
+    again = letter_net.read_glyphs([_as_read(ink) for _, ink in inner.values()], qu)
+    for (i, looked), reading in zip(inner.items(), again):
+        if reading.sureness > net[i].sureness + INSIDE_SURER and not _read_i(reading):
+            inked[i], net[i] = looked, reading
+    return inked, net
+
+
+def _rewarped(image: np.ndarray, face: Face, scale: float) -> np.ndarray:
+    """The face straightened again from its outline scaled about its middle."""
+    middle = face.corners.mean(axis=0)
+    return warp(image, (middle + scale * (face.corners - middle)).astype(np.float32))
 
 
 def _read_i(reading: letter_net.NetReading) -> bool:
@@ -329,8 +364,7 @@ def _past_the_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tupl
     a paper edge, and such a phantom read whole would push a true cube out of the count."""
     if not ink.clipped or face.likeness < TRUSTED:
         return face, ink
-    middle = face.corners.mean(axis=0)
-    square = warp(image, (middle + LOOK_PAST * (face.corners - middle)).astype(np.float32))
+    square = _rewarped(image, face, LOOK_PAST)
     whole = extract_ink(square, qu=qu)
     if whole is None or whole.clipped:
         return face, ink
@@ -353,7 +387,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
         inked.append(_past_the_outline(image, face, ink, qu))
     return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
                    face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside)
-            for (face, _), (ink, distances, turns, letterness) in zip(inked, _letter_distances(inked, qu, notes))]
+            for face, ink, distances, turns, letterness in _letter_distances(image, inked, qu, notes)]
 
 
 def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:

@@ -194,6 +194,23 @@ def test_blurred_serif_letters_are_read_with_their_pale_hairlines(seed, letters)
         assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
 
 
+def test_a_glyph_joined_to_the_edges_of_a_too_large_outline_is_read_inside_it():
+    # a hard 3-D throw: two touching cubes' outlines took in their borders, which joined
+    # the C and the B: they read G and W
+    throw = make_throw_3d(49, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for letter, x in (("C", 685), ("B", 778)):
+        assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
+
+
+def test_a_smaller_outline_that_cuts_a_letter_down_to_a_stroke_does_not_make_it_an_i():
+    # a 3-D throw: an M at the edge of an outline too far to one side, read unsure; inside
+    # a smaller outline only one stroke is left, which the network took for an I
+    throw = make_throw_3d(627, hard=False, red_set="later")
+    reading = read_image(throw.image, "later", len(throw.cubes))
+    assert reading_on(reading, cube_at(throw, "M", 1083), throw).letter == "M"
+
+
 def test_an_l_whose_foot_faded_is_not_a_sure_i():
     # a hard 3-D throw: a blurred serif L whose thin foot is too pale to be ink reads I,
     # at 0.98; with its hairlines it reads L, so the I is left in doubt
