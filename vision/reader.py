@@ -11,6 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 
 from firmware.games import perquackey as pq
@@ -43,6 +44,8 @@ LOOK_PAST = 1.15           # a glyph running into its outline's edge is looked a
 LOOK_INSIDE = 0.84         # ... or, where the letter network is unsure of it (INSIDE_ASK), this much smaller, and
 INSIDE_ASK = 0.5           # ... read so where the network is INSIDE_SURER surer of it
 INSIDE_SURER = 0.1
+CENTRING_STEPS = 2         # a clipped glyph's outline is moved this many times to centre the glyph in it
+CUT_I_SURE = 0.5           # a clipped I the centred outline shows this surely as another letter is that letter
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
@@ -265,7 +268,8 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
 
 def _letter_distances(image: np.ndarray, inked: list[tuple[Face, Ink]], qu: bool,
                       notes: list[str]) -> list[tuple[Face, Ink, np.ndarray, np.ndarray, float]]:
-    """Each glyph's face and ink as read (see `_with_hairlines` and `_inside_the_outline`),
+    """Each glyph's face and ink as read (see `_with_hairlines`, `_inside_the_outline` and
+    `_round_the_glyph`),
     its distance to every letter, the quarter turn that fits each, and how surely it is a
     letter at all.  The reference glyphs say how near the nearest letter is (so a shadow
     stays far from every letter); the network, where it can run, how much further each
@@ -280,7 +284,7 @@ def _letter_distances(image: np.ndarray, inked: list[tuple[Face, Ink]], qu: bool
         notes.append(f"Letters read by the reference glyphs alone: {exc}.")
         hog = many_letter_distances([_as_read(ink) for ink in inks], qu)
         return [(face, ink, distances, turns, 1.0) for (face, ink), (distances, turns) in zip(inked, hog)]
-    inked, net = _inside_the_outline(image, *_with_hairlines(inked, net, qu), qu)
+    inked, net = _round_the_glyph(image, *_inside_the_outline(image, *_with_hairlines(inked, net, qu), qu), qu)
     hog = many_letter_distances([_as_read(ink) for _, ink in inked], qu)
     return [(face, ink, _learned_distances(distances.min(), reading.probabilities), reading.turns, reading.letterness)
             for (face, ink), (distances, _), reading in zip(inked, hog, net)]
@@ -321,28 +325,74 @@ def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: l
     looked at again in a smaller outline: where the outline was too large, the cube's
     edge, a neighbour's or the side face's border joined the glyph (a C in a frame read
     G, an L with a band under it Y), and inside it the glyph stands alone.  Taken where
-    the network is clearly surer of it, but never for an I: a smaller outline can cut a
-    letter down to one stroke, which reads I."""
-    inked, net = list(inked), list(net)
+    the network is clearly surer of it (but never for an I: see `_looked_again`)."""
     asked = [i for i, ((_, ink), reading) in enumerate(zip(inked, net))
              if ink.clipped and reading.sureness < INSIDE_ASK]
-    inner = {}
+    return _looked_again(image, inked, net, qu, asked,
+                         lambda face, ink: _scaled(face.corners, LOOK_INSIDE),
+                         lambda before, after: after.sureness > before.sureness + INSIDE_SURER)
+
+
+def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
+                     qu: bool) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
+    """A glyph that runs into its outline's edge and that the network is unsure of, or
+    reads I, looked at again in the outline moved to have the glyph in its middle (a
+    cube's letter is): where the outline lies off the face, on its side face or a strip
+    of table, the glyph is cut at the edge (an N or an M down to a T, an L to an I).
+    Taken where the network is clearly surer of it, or fairly sure of another letter
+    than the I."""
+    asked = [i for i, ((_, ink), reading) in enumerate(zip(inked, net))
+             if ink.clipped and (reading.sureness < INSIDE_ASK or _read_i(reading))]
+    return _looked_again(image, inked, net, qu, asked,
+                         lambda face, ink: _centred_outline(image, face, ink, qu),
+                         lambda before, after: (after.sureness > before.sureness + INSIDE_SURER
+                                                or _read_i(before) and after.sureness >= CUT_I_SURE))
+
+
+def _looked_again(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading], qu: bool,
+                  asked: list[int], outline_of, better) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
+    """The `asked` glyphs read again from another outline (`outline_of(face, ink)`, None
+    where there is none), and taken so where that reading is `better(before, after)`
+    and not an I: another outline can cut a letter down to one stroke, which reads I."""
+    inked, net = list(inked), list(net)
+    looks = {}
     for i in asked:
-        square = _rewarped(image, inked[i][0], LOOK_INSIDE)
-        ink = extract_ink(square, qu=qu)
-        if ink is not None:
-            inner[i] = replace(inked[i][0], square=square), ink
-    again = letter_net.read_glyphs([_as_read(ink) for _, ink in inner.values()], qu)
-    for (i, looked), reading in zip(inner.items(), again):
-        if reading.sureness > net[i].sureness + INSIDE_SURER and not _read_i(reading):
+        face, ink = inked[i]
+        corners = outline_of(face, ink)
+        square = None if corners is None else warp(image, corners)
+        seen = None if square is None else extract_ink(square, qu=qu)
+        if seen is not None:
+            looks[i] = replace(face, corners=corners, square=square), seen
+    again = letter_net.read_glyphs([_as_read(ink) for _, ink in looks.values()], qu)
+    for (i, looked), reading in zip(looks.items(), again):
+        if not _read_i(reading) and better(net[i], reading):
             inked[i], net[i] = looked, reading
     return inked, net
 
 
-def _rewarped(image: np.ndarray, face: Face, scale: float) -> np.ndarray:
-    """The face straightened again from its outline scaled about its middle."""
-    middle = face.corners.mean(axis=0)
-    return warp(image, (middle + scale * (face.corners - middle)).astype(np.float32))
+def _scaled(corners: np.ndarray, scale: float) -> np.ndarray:
+    """An outline scaled about its middle."""
+    middle = corners.mean(axis=0)
+    return (middle + scale * (corners - middle)).astype(np.float32)
+
+
+def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.ndarray | None:
+    """The face's outline moved in its own plane until the glyph's box lies in its
+    middle (CENTRING_STEPS times: a glyph cut at the edge shows less than its whole box
+    at first), or None where the glyph is lost on the way."""
+    size = face.square.shape[0]
+    square = np.float32([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]])
+    corners = face.corners.astype(np.float32)
+    for step in range(CENTRING_STEPS):
+        if step:
+            ink = extract_ink(warp(image, corners), qu=qu)
+            if ink is None:
+                return None
+        ys, xs = np.nonzero(ink.mask)
+        off_middle = np.float32([xs.min() + xs.max(), ys.min() + ys.max()]) / 2 - (size - 1) / 2
+        corners = cv2.perspectiveTransform((square + off_middle)[None],
+                                           cv2.getPerspectiveTransform(square, corners))[0]
+    return corners
 
 
 def _read_i(reading: letter_net.NetReading) -> bool:
@@ -364,7 +414,7 @@ def _past_the_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tupl
     a paper edge, and such a phantom read whole would push a true cube out of the count."""
     if not ink.clipped or face.likeness < TRUSTED:
         return face, ink
-    square = _rewarped(image, face, LOOK_PAST)
+    square = warp(image, _scaled(face.corners, LOOK_PAST))
     whole = extract_ink(square, qu=qu)
     if whole is None or whole.clipped:
         return face, ink

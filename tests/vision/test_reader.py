@@ -203,6 +203,19 @@ def test_a_glyph_joined_to_the_edges_of_a_too_large_outline_is_read_inside_it():
         assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
 
 
+@pytest.mark.parametrize("seed, letter, x", [
+    (48, "C", 1473),          # an outline half on the table: the C was cut to a U
+    (156, "N", 517),          # read W
+    (118, "T", 774),          # an outline that cut off the T's bar: a sure I
+])
+def test_a_glyph_cut_by_an_outline_off_its_face_is_read_in_an_outline_round_it(seed, letter, x):
+    # hard 3-D throws: outlines lying partly off the face (on its side face, or a strip of
+    # table) cut the glyph at their edge
+    throw = make_throw_3d(seed, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
+
+
 def test_a_smaller_outline_that_cuts_a_letter_down_to_a_stroke_does_not_make_it_an_i():
     # a 3-D throw: an M at the edge of an outline too far to one side, read unsure; inside
     # a smaller outline only one stroke is left, which the network took for an I
