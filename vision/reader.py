@@ -8,6 +8,7 @@ A reading the reader is not sure of is marked uncertain."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -41,11 +42,11 @@ RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leave
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into its outline's edge, even looked at past it
 LOOK_PAST = 1.15           # a glyph running into its outline's edge is looked at again in an outline this much larger
-LOOK_INSIDE = 0.84         # ... or, where the letter network is unsure of it (INSIDE_ASK), this much smaller, and
-INSIDE_ASK = 0.5           # ... read so where the network is INSIDE_SURER surer of it
-INSIDE_SURER = 0.1
-CENTRING_STEPS = 2         # a clipped glyph's outline is moved this many times to centre the glyph in it
-CUT_I_SURE = 0.5           # a clipped I the centred outline shows this surely as another letter is that letter
+SECOND_LOOK_ASK = 0.5      # a clipped glyph the letter network is less sure of is looked at again in another
+SECOND_LOOK_SURER = 0.1    # ... outline, and read so where the network is this much surer of it there:
+LOOK_INSIDE = 0.84         # ... one this much smaller,
+CENTRING_STEPS = 2         # ... and one moved (this many times) to have the glyph in its middle
+CUT_I_SURE = 0.5           # a clipped I the moved outline shows this surely as another letter is that letter
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
@@ -327,10 +328,10 @@ def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: l
     G, an L with a band under it Y), and inside it the glyph stands alone.  Taken where
     the network is clearly surer of it (but never for an I: see `_looked_again`)."""
     asked = [i for i, ((_, ink), reading) in enumerate(zip(inked, net))
-             if ink.clipped and reading.sureness < INSIDE_ASK]
+             if ink.clipped and reading.sureness < SECOND_LOOK_ASK]
     return _looked_again(image, inked, net, qu, asked,
                          lambda face, ink: _scaled(face.corners, LOOK_INSIDE),
-                         lambda before, after: after.sureness > before.sureness + INSIDE_SURER)
+                         lambda before, after: after.sureness > before.sureness + SECOND_LOOK_SURER)
 
 
 def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
@@ -342,15 +343,17 @@ def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list
     Taken where the network is clearly surer of it, or fairly sure of another letter
     than the I."""
     asked = [i for i, ((_, ink), reading) in enumerate(zip(inked, net))
-             if ink.clipped and (reading.sureness < INSIDE_ASK or _read_i(reading))]
+             if ink.clipped and (reading.sureness < SECOND_LOOK_ASK or _read_i(reading))]
     return _looked_again(image, inked, net, qu, asked,
                          lambda face, ink: _centred_outline(image, face, ink, qu),
-                         lambda before, after: (after.sureness > before.sureness + INSIDE_SURER
+                         lambda before, after: (after.sureness > before.sureness + SECOND_LOOK_SURER
                                                 or _read_i(before) and after.sureness >= CUT_I_SURE))
 
 
 def _looked_again(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading], qu: bool,
-                  asked: list[int], outline_of, better) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
+                  asked: list[int], outline_of: Callable[[Face, Ink], np.ndarray | None],
+                  better: Callable[[letter_net.NetReading, letter_net.NetReading], bool]
+                  ) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
     """The `asked` glyphs read again from another outline (`outline_of(face, ink)`, None
     where there is none), and taken so where that reading is `better(before, after)`
     and not an I: another outline can cut a letter down to one stroke, which reads I."""
