@@ -270,14 +270,14 @@ def _worth_asking(glyphs: list[_Glyph], choices) -> list[tuple[_Glyph, int]]:
 def _letter_distances(image: np.ndarray, inked: list[tuple[Face, Ink]], qu: bool,
                       notes: list[str]) -> list[tuple[Face, Ink, np.ndarray, np.ndarray, float]]:
     """Each glyph's face and ink as read (see `_with_hairlines`, `_inside_the_outline` and
-    `_round_the_glyph`),
-    its distance to every letter, the quarter turn that fits each, and how surely it is a
-    letter at all.  The reference glyphs say how near the nearest letter is (so a shadow
-    stays far from every letter); the network, where it can run, how much further each
-    other letter is: its log-probabilities in units of TEMPERATURE, so the letter's share
-    of the confidence the reader reports is the network's probability.  (Measured on 3-D
-    renders, the network alone reads more letters right, and its confident readings are
-    more often right, than the references or the two averaged.)"""
+    `_round_the_glyph`), its distance to every letter, the quarter turn that fits each,
+    and how surely it is a letter at all.  The reference glyphs say how near the nearest
+    letter is (so a shadow stays far from every letter); the network, where it can run,
+    how much further each other letter is: its log-probabilities in units of
+    TEMPERATURE, so the letter's share of the confidence the reader reports is the
+    network's probability.  (Measured on 3-D renders, the network alone reads more
+    letters right, and its confident readings are more often right, than the references
+    or the two averaged.)"""
     inks = [ink for _, ink in inked]
     try:
         net = letter_net.read_glyphs([_as_read(ink) for ink in inks], qu)

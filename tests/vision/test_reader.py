@@ -433,8 +433,7 @@ def test_a_glyph_running_into_a_little_tight_outline_is_read_whole_past_it():
     throw = make_throw_3d(24, hard=False)
 
     def tightened(face, share):
-        middle = face.corners.mean(axis=0)
-        corners = (middle + share * (face.corners - middle)).astype(np.float32)
+        corners = reader._scaled(face.corners, share)
         return replace(face, corners=corners, square=faces.warp(throw.image, corners))
 
     def letter(ink):
