@@ -16,11 +16,12 @@ import cv2
 import numpy as np
 
 from firmware.games import perquackey as pq
-from vision import letter_net, ocr
+from vision import board_grid, face_net, letter_net, ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, PLAIN, many_letter_distances
-from vision.faces import Face, Rejected, search_faces, warp
+from vision.faces import WORK_WIDTH, Face, Rejected, search_faces, warp
 from vision.glyphs import RED_THRESHOLD, Ink, extract_ink
+from vision.networks import ModelMissing
 
 CUBE_SETS = ("classic", "later", "any")
 SMALLEST_PHOTO = 64        # pixels each way: the table's light is measured in blocks of 8, and a cube needs a dozen
@@ -50,6 +51,7 @@ CUT_I_SURE = 0.5           # a clipped I the moved outline shows this surely as 
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
+UNJUDGED_CELL = 0.5        # how face-like a board's empty-looking cell is taken to be without the face network
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 HAIRLINE_ASK = 0.9         # a glyph the network is less sure of (top probability x letterness) is read
@@ -431,16 +433,48 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
     search = search_faces(image, background)
     rejected.extend(search.rejected)
     notes.extend(search.notes)
+    return _read_faces(image, search.faces, rejected, qu, notes)
+
+
+def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], qu: bool, notes: list[str],
+                no_glyph: str = "no glyph in the middle") -> list[_Glyph]:
+    """The glyph on each face and its letter distances; a face without a glyph is no top
+    face, and is rejected for `no_glyph`."""
     inked = []
-    for face in search.faces:
+    for face in faces:
         ink = extract_ink(face.square, qu=qu)
-        if ink is None:               # a square without a glyph is not a top face
-            rejected.append(Rejected(face.corners, "no glyph in the middle"))
+        if ink is None:
+            rejected.append(Rejected(face.corners, no_glyph))
             continue
         inked.append(_past_the_outline(image, face, ink, qu))
     return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
                    face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside)
             for face, ink, distances, turns, letterness in _letter_distances(image, inked, qu, notes)]
+
+
+def _on_the_board(image: np.ndarray, glyphs: list[_Glyph], rejected: list[Rejected], qu: bool,
+                  notes: list[str]) -> list[_Glyph]:
+    """Where the glyphs lie on a Boggle board's grid (see board_grid), the glyphs of the
+    board: those the grid has in a cell of their own, and the glyphs in the cells they
+    left empty, each as face-like as the face network finds its cell's outline."""
+    board = board_grid.board_of([g.corners for g in glyphs])
+    if board is None:
+        return glyphs
+    for index in board.astray:
+        rejected.append(Rejected(glyphs[index].corners, "lies across two cells of the board"))
+    glyphs = [g for index, g in enumerate(glyphs) if index not in board.astray]
+    if not board.empty:
+        return glyphs
+    scale = min(1.0, WORK_WIDTH / image.shape[1])        # the network judges outlines on the finder's copy
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    try:
+        likeness = face_net.topness(small, [cell * scale for cell in board.empty])
+    except ModelMissing:
+        likeness = np.full(len(board.empty), UNJUDGED_CELL)
+    faces = [Face(cell, tuple(cell.mean(axis=0).tolist()), warp(image, cell), float(like))
+             for cell, like in zip(board.empty, likeness)]
+    filled = _read_faces(image, faces, rejected, qu, notes, "a cell of the board with no glyph in it")
+    return glyphs + _keep_plausible(filled, None, False, rejected)
 
 
 def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:
@@ -537,6 +571,8 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     else:
         most = expected or (len(pq.cubes(True, cube_set)) if cube_set != "any" else None)   # no more than the largest throw
         glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
+        if cube_set == "any":       # Boggle dice may lie in their tray, a grid with no cell empty
+            glyphs = _on_the_board(images[0], glyphs, rejected, True, notes)[:most]
         cubes = cube_list(cube_set, len(glyphs))
     reading = Reading(cube_faces=cubes, notes=notes)
     owners, choices = _decide(glyphs, cubes)
