@@ -56,6 +56,8 @@ PLACED_ASIDE = 0.2         # a candidate where another's side face would be is t
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 HAIRLINE_ASK = 0.9         # a glyph the network is less sure of (top probability x letterness) is read
                            # with its hairlines
+NO_FACE_AT_ALL = 0.05      # a candidate this little face-like (table texture, to the face network) is no cube
+                           # however it reads: it is not read again with hairlines or in other outlines
 HAIRLINE_DOUBT = 0.5       # an I its hairlines make another letter this surely may be that letter faded
 
 
@@ -309,7 +311,8 @@ def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReadi
     can as well be a shadow or the cube's edge, left more faded letters wrong on hard
     renders than it saved)"""
     inked, net = list(inked), list(net)
-    asked = [i for i, reading in enumerate(net) if reading.sureness < HAIRLINE_ASK or _read_i(reading)]
+    asked = [i for i, reading in enumerate(net) if _worth_a_look(inked[i][0])
+             and (reading.sureness < HAIRLINE_ASK or _read_i(reading))]
     hairlines = {i: ink for i in asked for ink in [extract_ink(inked[i][0].square, hairlines=True, qu=qu)]
                  if ink is not None}
     again = letter_net.read_glyphs([_as_read(ink) for ink in hairlines.values()], qu)
@@ -329,8 +332,8 @@ def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: l
     edge, a neighbour's or the side face's border joined the glyph (a C in a frame read
     G, an L with a band under it Y), and inside it the glyph stands alone.  Taken where
     the network is clearly surer of it (but never for an I: see `_looked_again`)."""
-    asked = [i for i, ((_, ink), reading) in enumerate(zip(inked, net))
-             if ink.clipped and reading.sureness < SECOND_LOOK_ASK]
+    asked = [i for i, ((face, ink), reading) in enumerate(zip(inked, net))
+             if _worth_a_look(face) and ink.clipped and reading.sureness < SECOND_LOOK_ASK]
     return _looked_again(image, inked, net, qu, asked,
                          lambda face, ink: _scaled(face.corners, LOOK_INSIDE),
                          lambda before, after: after.sureness > before.sureness + SECOND_LOOK_SURER)
@@ -344,8 +347,8 @@ def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list
     of table, the glyph is cut at the edge (an N or an M down to a T, an L to an I).
     Taken where the network is clearly surer of it, or fairly sure of another letter
     than the I."""
-    asked = [i for i, ((_, ink), reading) in enumerate(zip(inked, net))
-             if ink.clipped and (reading.sureness < SECOND_LOOK_ASK or _read_i(reading))]
+    asked = [i for i, ((face, ink), reading) in enumerate(zip(inked, net))
+             if _worth_a_look(face) and ink.clipped and (reading.sureness < SECOND_LOOK_ASK or _read_i(reading))]
     return _looked_again(image, inked, net, qu, asked,
                          lambda face, ink: _centred_outline(image, face, ink, qu),
                          lambda before, after: (after.sureness > before.sureness + SECOND_LOOK_SURER
@@ -398,6 +401,10 @@ def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.nd
         corners = cv2.perspectiveTransform((square + off_middle)[None],
                                            cv2.getPerspectiveTransform(square, corners))[0]
     return corners
+
+
+def _worth_a_look(face: Face) -> bool:
+    return face.likeness >= NO_FACE_AT_ALL
 
 
 def _read_i(reading: letter_net.NetReading) -> bool:
