@@ -28,6 +28,8 @@ QU_GAP = 0.1                # of the face: on dice with a "Qu", a compact piece 
 QU_SHARE = (0.2, 0.8)       # ... the glyph, this share of its ink, is the u of the "Qu"
 LIGHT_BLOCKS = 6            # the face's light is measured in this many blocks a side
 UNEVEN_LIGHT = 1.3          # a face lit this much more brightly on one side has its light evened out
+BAND_LENGTH = 0.6           # of the face: a band along its edge this long, and no thicker than
+BAND_WIDTH = 0.3            # ... this, is the table or a side face past the outline, not a glyph
 HAIRLINE = 0.6              # ink joined to the glyph this share as dark as the threshold is a hairline
 
 
@@ -66,31 +68,19 @@ def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> 
     # the darkest channel in units of the light (the channels one by one: numpy's min
     # across the last axis is many times slower)
     dark = 1 - np.minimum(np.minimum(f[..., 0], f[..., 1]), f[..., 2]) / _light(f)
-    level, _ = cv2.threshold((np.clip(dark, 0, 1) * 255).astype(np.uint8), 0, 255,
-                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    level = max(level / 255, 0.22)
-    mask = (dark > level).astype(np.uint8) * 255
-    if hairlines:
-        mask = with_faint_parts(mask, (dark > max(HAIRLINE * level, 0.15)).astype(np.uint8))
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
-    inner = mask.shape[0]
-    keep = np.zeros_like(mask)
-    bar_below = None
-    pieces = []
-    for i in range(1, count):
-        x, y, w, h, area = stats[i]
-        if area < inner * inner * 0.004:
-            continue
-        touches = x <= 0 or y <= 0 or x + w >= inner or y + h >= inner
-        if touches and area < inner * inner * 0.05 and (min(w, h) < inner * 0.04 or max(w, h) > inner * 0.7):
-            continue   # a sliver of the cube's edge (an orientation bar is shorter and thicker)
-        pieces.append((i, x, y, w, h, area, touches))
-    if not pieces:
+    inner = dark.shape[0]
+    labels, centroids, pieces = _inked_pieces(dark, hairlines)
+    main = _main_piece(pieces, centroids, inner)
+    if main is not None and _band_at_the_edge(main, centroids, inner):
+        # a strip of table or side face past an outline too large, darker than a pale
+        # letter: it set the ink's level, and the letter was lost under it
+        band = cv2.dilate((labels == main[0]).astype(np.uint8), np.ones((5, 5), np.uint8))
+        labels, centroids, pieces = _inked_pieces(np.where(band > 0, 0, dark), hairlines)
+        main = _main_piece(pieces, centroids, inner)
+    if main is None:
         return None
-    # the glyph is the largest piece in the middle; what touches the edge outside it is
-    # the next face's letter or the table, seen past an outline a little too large
-    middle = [p for p in pieces if np.abs(centroids[p[0]] - inner / 2).max() < inner * 0.3]
-    main = max(middle or pieces, key=lambda p: p[5])
+    keep = np.zeros((inner, inner), np.uint8)
+    bar_below = None
     _, mx, my, mw, mh, _, clipped = main
     cut_off = False
     grown = (mx - 0.1 * mw, my - 0.1 * mh, mx + 1.1 * mw, my + 1.1 * mh)
@@ -117,6 +107,48 @@ def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> 
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
     return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off)
+
+
+def _inked_pieces(dark: np.ndarray, hairlines: bool):
+    """The pieces of ink on the face, as (label, x, y, w, h, area, touches the edge), with
+    the labels and the pieces' middles; not the specks, nor the slivers of the cube's edge."""
+    level, _ = cv2.threshold((np.clip(dark, 0, 1) * 255).astype(np.uint8), 0, 255,
+                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level = max(level / 255, 0.22)
+    mask = (dark > level).astype(np.uint8) * 255
+    if hairlines:
+        mask = with_faint_parts(mask, (dark > max(HAIRLINE * level, 0.15)).astype(np.uint8))
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, 8)
+    inner = mask.shape[0]
+    pieces = []
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if area < inner * inner * 0.004:
+            continue
+        touches = x <= 0 or y <= 0 or x + w >= inner or y + h >= inner
+        if touches and area < inner * inner * 0.05 and (min(w, h) < inner * 0.04 or max(w, h) > inner * 0.7):
+            continue   # a sliver of the cube's edge (an orientation bar is shorter and thicker)
+        pieces.append((i, x, y, w, h, area, touches))
+    return labels, centroids, pieces
+
+
+def _main_piece(pieces, centroids: np.ndarray, inner: int):
+    """The glyph: the largest piece in the middle, or else the largest (None: no ink)."""
+    middle = [p for p in pieces if _in_the_middle(p, centroids, inner)]
+    return max(middle or pieces, key=lambda p: p[5]) if pieces else None
+
+
+def _in_the_middle(piece, centroids: np.ndarray, inner: int) -> bool:
+    return bool(np.abs(centroids[piece[0]] - inner / 2).max() < inner * 0.3)
+
+
+def _band_at_the_edge(piece, centroids: np.ndarray, inner: int) -> bool:
+    """Whether the glyph found is a band along one of the face's edges, off its middle:
+    as long as a letter at least, much longer than thick, touching that edge."""
+    _, x, y, w, h, _, _ = piece
+    if _in_the_middle(piece, centroids, inner) or max(w, h) < BAND_LENGTH * inner or min(w, h) > BAND_WIDTH * inner:
+        return False
+    return (y <= 0 or y + h >= inner) if w >= h else (x <= 0 or x + w >= inner)
 
 
 def with_faint_parts(strong: np.ndarray, faint: np.ndarray) -> np.ndarray:

@@ -111,3 +111,24 @@ def test_pale_ink_apart_from_the_glyph_is_no_hairline():
     cv2.rectangle(face, (44, 18), (54, 80), (30, 30, 30), -1)
     cv2.rectangle(face, (62, 40), (80, 44), (185, 185, 185), -1)     # a pale smudge not joined to it
     assert not extract_ink(face, hairlines=True).mask[42, 64:78].any()
+
+
+def test_a_pale_letter_above_a_dark_strip_of_table_past_the_outline_is_the_glyph():
+    # an outline reaching past the face's edge onto the shaded table: the strip is much
+    # darker than a pale grey O, set the ink's level, and was read as an I
+    face = np.full((SIZE, SIZE, 3), 220, np.uint8)
+    cv2.ellipse(face, (48, 36), (30, 18), 0, 0, 360, (171, 171, 171), 10)
+    face[66:82, :] = np.linspace(205, 150, 16).astype(np.uint8)[:, None, None]     # the face's shaded edge
+    face[82:, :] = (51, 79, 90)
+    ink = extract_ink(face)
+    assert ink is not None and not ink.clipped
+    assert ink.mask[76:, :].max() == 0
+    assert ink.mask[36, 18:24].any() and ink.mask[36, 72:78].any()      # both sides of the O
+
+
+def test_a_letter_at_the_edge_of_a_face_with_no_other_ink_is_kept():
+    # an L lying along the bottom edge, its foot touching it, is the glyph: no band
+    face = _face()
+    cv2.rectangle(face, (20, 40), (28, 89), (30, 30, 30), -1)
+    cv2.rectangle(face, (20, 82), (70, 89), (30, 30, 30), -1)
+    assert extract_ink(face).mask[85, 30:68].all()
