@@ -2,7 +2,8 @@
 generator's assumptions: a pinhole camera 25-45 cm above the table and tilted up to 40
 degrees, so side faces show their own letters beside the top face; 16 mm cubes with
 bevelled edges that catch the light; soft shadows; pale tables on which the cubes are
-darker than the table; shade, glare, dim and tinted light; defocus, noise and JPEG.
+darker than the table; shade, glare, dim and tinted light; print worn pale; defocus,
+noise and JPEG.
 
 A throw is first laid out as a scene (camera, lights, cubes in millimetres on the table),
 then painted: the table through the camera's homography, shadows, the cubes back to front
@@ -36,6 +37,8 @@ HELD_OUT_FONTS = [Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold
                   Path("/usr/share/fonts/truetype/freefont/FreeSerifBold.ttf")]
 BODIES = {"white": ([226, 230, 232], [240, 243, 245]), "cream": ([178, 212, 230], [200, 228, 242]),
           "ivory": ([200, 226, 236], [218, 238, 246])}
+WORN_PRINT = 0.1                  # of the throws: dice whose print has worn pale (or was printed grey), the ink
+WORN_MIX = (0.35, 0.7)            # ... mixed this far towards the plastic's colour
 TILE = 128                        # glyph tile side, in texels
 SUPERSAMPLE = 2
 BOUNCE = 0.2                      # the share of the table's light that a side face gets back from it
@@ -553,6 +556,10 @@ def render(scene: Scene, seed: int, *, frame: int | None = None, hand=None) -> T
     black = rng.uniform(22, 45, 3).astype(np.float32)
     red = np.array([rng.uniform(35, 60), rng.uniform(30, 55), rng.uniform(160, 205)], np.float32)
     bevel, shine = float(rng.uniform(0.8, 1.6)), float(rng.uniform(0.2, 0.7))
+    wear = np.random.default_rng([seed, 5])         # a stream of its own: throws with their print whole paint as before
+    if wear.random() < WORN_PRINT:
+        mix = float(wear.uniform(*WORN_MIX))
+        black, red = (1 - mix) * black + mix * body, (1 - mix) * red + mix * body
     camera = scene.camera.position
     for cube in sorted(scene.cubes, key=lambda c: -np.hypot(c.x - camera[0], c.y - camera[1])):
         _paint_cube(image, scene, cube, body, red if cube.red else black, bevel, shine)

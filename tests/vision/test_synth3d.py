@@ -104,6 +104,20 @@ def test_hard_throws_take_the_harsh_end():
     assert all(s.hard for s in hard) and not any(s.hard for s in ordinary)
 
 
+def test_some_throws_have_their_print_worn_pale_and_nothing_else_changes(monkeypatch):
+    from vision import synth3d
+    worn = [seed for seed in range(200) if np.random.default_rng([seed, 5]).random() < synth3d.WORN_PRINT]
+    assert 10 <= len(worn) <= 30 and 32 in worn
+    pale = make_throw_3d(32, hard=False)
+    monkeypatch.setattr(synth3d, "WORN_PRINT", 0.0)
+    whole = make_throw_3d(32, hard=False)
+    changed = np.abs(pale.image.astype(int) - whole.image.astype(int)).max(axis=2) > 40
+    assert 0 < changed.mean() < 0.02                        # the letters' ink, and nothing else
+    ink = changed[..., None].repeat(3, axis=2)
+    assert pale.image[ink].mean() > whole.image[ink].mean() + 40
+    assert [c.letter for c in pale.cubes] == [c.letter for c in whole.cubes]
+
+
 def test_side_faces_show_their_letters_at_a_tilt():
     seed = next(seed for seed in range(20) if make_scene(seed, hard=True).camera.tilt_deg > 30)
     scene, throw = make_scene(seed, hard=True), make_throw_3d(seed, hard=True)
