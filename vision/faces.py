@@ -96,6 +96,9 @@ GLYPH_CONTRAST = 0.35     # ... the glyph's contrast a face needs, which down to
 FAINT_CONTRAST = 0.25     # ... is then enough (dim light, glare; less sure, a little more is needed)
 UNEVEN = 0.25             # ... and below this unevenness (shade, blur, glare across a face),
 FAIR_TOP = 0.15           # ... this sure: the cube count then decides which candidates are cubes
+WORN_SHARE = 0.5          # where the print is pale, a face the network is sure of (SURE_SIDE) needs a glyph
+PALEST_PRINT = 0.1        # ... this share as dark as the throw's print's, no paler than this; and fainter
+                          # letters are looked for, this share as dark
 MOST_FACES = 48           # faces kept, the most face-like first: twice the largest board of cubes.  Wood grain or
                           # print can pass for hundreds of faces the network all but rules out; each costs a reading
 TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart or more (slack for the outlines)
@@ -168,12 +171,14 @@ def blurred_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | N
 
 
 def faint_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None,
-                       known: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+                       known: list[tuple[int, int, int, int]],
+                       least: float = INK_DEPTH * FAINT_LETTER) -> list[tuple[int, int, int, int]]:
     """Boxes round whole letters fainter than a seed's ink (a small cube at the far edge
-    of a steep view, blurred, in dim light), apart from the `known` seeds.  Looked for
-    only once the side is known, and none where there are more than a table's pattern
-    would make: faint marks that many are the cloth's weave or the wood's grain."""
-    seeds = _seeds(_ink(depth, changed, INK_DEPTH * FAINT_LETTER), side)
+    of a steep view, blurred, in dim light), at least `least` darker than round them,
+    apart from the `known` seeds.  Looked for only once the side is known, and none
+    where there are more than a table's pattern would make: faint marks that many are
+    the cloth's weave or the wood's grain."""
+    seeds = _seeds(_ink(depth, changed, least), side)
     if seeds and known:
         middles = [np.float32([[x + w / 2, y + h / 2] for x, y, w, h in boxes]) for boxes in (seeds, known)]
         apart = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2).min(axis=1)
@@ -723,10 +728,10 @@ class Found:
         """The side of a top face at `point` (faces nearer the camera look larger)."""
         return self.perspective.side_at(point, self.side) if self.perspective else self.side
 
-    def judged(self) -> list[_Candidate]:
-        """The candidates the face network is asked about (the others are refused as not
-        square)."""
-        return [c for c in self.candidates if c.squareness >= SQUARE_ENOUGH]
+    def judged(self, candidates: list[_Candidate] | None = None) -> list[_Candidate]:
+        """The candidates (of these, where given) the face network is asked about (the
+        others are refused as not square)."""
+        return [c for c in (self.candidates if candidates is None else candidates) if c.squareness >= SQUARE_ENOUGH]
 
     def sure_side(self) -> float | None:
         """The side of the traced outlines the face network is sure are top faces, if
@@ -818,6 +823,18 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
                        [perspective.side_at(c.middle, side) if perspective else side for c in guessable])
     found = Found(view, scale, side, traced + guessed, sight)
     _judge(found)
+    # the dice of a throw share their print: where it has worn pale, their letters are
+    # fainter than any seed's, and are looked for again as faint as the faces found show
+    print_contrast = _print_contrast(found.candidates)
+    if print_contrast is not None and print_contrast < FAINT_CONTRAST:
+        known = [c.seed for c in traced if c.seed is not None]
+        least = max(PALEST_PRINT, WORN_SHARE * print_contrast)
+        worn = [c for c in _traced(view, side, clean, faint_letter_seeds(depth, side, changed, known, least))
+                if not c.guessed]
+        worn += _guessed(view, clean, worn, [perspective.side_at(c.middle, side) if perspective else side
+                                             for c in worn])
+        _judge(found, worn)
+        found.candidates += worn
     return found
 
 
@@ -842,13 +859,15 @@ def _select(image: np.ndarray, found: Found) -> Search:
     sight = found.sight               # (straight down, a guess: see _Perspective.side_of)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
+    print_contrast = _print_contrast(candidates)
     # the most face-like first, and of those the nearest the learned size (an outline
     # that jumped the gap to a touching cube's far edge is too large)
     # (a guessed face's size proves nothing: a traced outline near the learned size goes
     # before the guess round the same glyph, whose place is only the glyph's)
     for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else
                                                           _size_fit(c.area, found.side_at(c.middle)))):
-        reason = _refusal(c, side) if len(kept) < MOST_FACES else f"past the {MOST_FACES} most face-like faces"
+        reason = _refusal(c, side, print_contrast) if len(kept) < MOST_FACES else \
+            f"past the {MOST_FACES} most face-like faces"
         nearby = [k for k in kept if _near(c, k)] if reason is None else []
         if reason is None:
             twin = next((k for k in nearby if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
@@ -899,10 +918,11 @@ def _select(image: np.ndarray, found: Found) -> Search:
     return search
 
 
-def _judge(found: Found) -> None:
-    """The face network's topness for every candidate not refused outright; without the
-    network, the likeness alone decides (and the notes say so)."""
-    asked = found.judged()
+def _judge(found: Found, more: list[_Candidate] | None = None) -> None:
+    """The face network's topness for every candidate not refused outright (of `more`,
+    where given, instead of the found); without the network, the likeness alone decides
+    (and the notes say so)."""
+    asked = found.judged(more)
     try:
         said = face_net.topness(found.view.small, [c.corners for c in asked],
                                 [found.foot_of(c) for c in asked])
@@ -1064,7 +1084,7 @@ def _both_top_faces(c: _Candidate, k: _Candidate) -> bool:
     return c.topness is not None and k.topness is not None and min(c.topness, k.topness) > BOTH_TOPS
 
 
-def _refusal(c: _Candidate, side: float) -> str | None:
+def _refusal(c: _Candidate, side: float, print_contrast: float | None = None) -> str | None:
     """Why a candidate is not a top face, or None."""
     if c.squareness < SQUARE_ENOUGH:
         return f"not square ({c.squareness:.2f}): a side face or a shadow"
@@ -1075,17 +1095,29 @@ def _refusal(c: _Candidate, side: float) -> str | None:
     if c.evenness > 0.15 and (c.topness is None or c.topness < (SURE_TOP if c.evenness > UNEVEN else FAIR_TOP)):
         return f"uneven inside ({c.evenness:.2f}): table texture or a shadow edge"
     # a dim or glared glyph is paler: the surer the face network is of the face, the paler it may be
-    if c.contrast < _contrast_needed(c.topness):
+    if c.contrast < _contrast_needed(c.topness, print_contrast):
         return f"no dark glyph inside (contrast {c.contrast:.2f})"
     return None
 
 
-def _contrast_needed(topness: float | None) -> float:
+def _contrast_needed(topness: float | None, print_contrast: float | None = None) -> float:
     """The glyph's contrast a face needs: GLYPH_CONTRAST, down to FAINT_CONTRAST as the
-    face network grows sure of the face (SURE_TOP)."""
+    face network grows sure of the face (SURE_TOP).  The dice of a throw share their
+    print: where it has worn pale (`print_contrast`, see `_print_contrast`, is low), a
+    face the network is sure of needs only a share of it."""
     if topness is None:
         return GLYPH_CONTRAST
-    return GLYPH_CONTRAST - (GLYPH_CONTRAST - FAINT_CONTRAST) * min(1.0, topness / SURE_TOP)
+    needed = GLYPH_CONTRAST - (GLYPH_CONTRAST - FAINT_CONTRAST) * min(1.0, topness / SURE_TOP)
+    if print_contrast is not None and topness >= SURE_SIDE:
+        needed = min(needed, max(PALEST_PRINT, WORN_SHARE * print_contrast))
+    return needed
+
+
+def _print_contrast(candidates: list[_Candidate]) -> float | None:
+    """How dark the throw's print is: the typical glyph contrast of the faces the face
+    network is sure of, where there are enough of them to tell."""
+    sure = [c.contrast for c in candidates if c.topness is not None and c.topness >= SURE_SIDE]
+    return float(np.median(sure)) if len(sure) >= MIN_SURE_FACES else None
 
 
 def warp(image: np.ndarray, corners: np.ndarray, size: int = FACE_PIXELS) -> np.ndarray:

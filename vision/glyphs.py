@@ -30,6 +30,9 @@ LIGHT_BLOCKS = 6            # the face's light is measured in this many blocks a
 UNEVEN_LIGHT = 1.3          # a face lit this much more brightly on one side has its light evened out
 BAND_LENGTH = 0.6           # of the face: a band along its edge this long, and no thicker than
 BAND_WIDTH = 0.3            # ... this, is the table or a side face past the outline, not a glyph
+INK_FLOOR = 0.22            # the least darkness that is ink (of the face's white) ...
+PALEST_INK = 0.12           # ... down to this on a face whose darkest is pale (print worn grey)
+FULL_INK = 0.6              # ink's green and blue at full strength are this dark or more: paler ink's colour is in doubt
 HAIRLINE = 0.6              # ink joined to the glyph this share as dark as the threshold is a hairline
 
 
@@ -44,6 +47,7 @@ class Ink:
     # a stroke of the letter may be left out: ink as large as the glyph beside it at the
     # face's edge (or, the reader finds, a hairline too faint to be ink: see reader._with_hairlines)
     cut_off: bool = False
+    pale: bool = False        # paler than full-strength ink: its colour cannot be told by its redness
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:
@@ -102,11 +106,19 @@ def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> 
     coverage = float((keep > 0).mean())
     if not 0.02 < coverage < 0.6:
         return None
-    ink = f[keep > 0]
-    redness = float(np.median(ink[:, 2] - (ink[:, 0] + ink[:, 1]) / 2))
+    redness, pale = _ink_colour(f[keep > 0])
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
-    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off)
+    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off, pale)
+
+
+def _ink_colour(ink: np.ndarray) -> tuple[float, bool]:
+    """How red the ink is (its red over its green and blue, white-balanced), and whether
+    it is pale: print worn pale is the ink mixed with the plastic's white, which makes a
+    red ink less red as it makes it less dark, until it is as little red as a black ink
+    in tinted light, blur or glare."""
+    green_blue = (ink[:, 0] + ink[:, 1]) / 2
+    return float(np.median(ink[:, 2] - green_blue)), 1.0 - float(np.median(green_blue)) < FULL_INK
 
 
 def _inked_pieces(dark: np.ndarray, hairlines: bool):
@@ -114,7 +126,9 @@ def _inked_pieces(dark: np.ndarray, hairlines: bool):
     the labels and the pieces' middles; not the specks, nor the slivers of the cube's edge."""
     level, _ = cv2.threshold((np.clip(dark, 0, 1) * 255).astype(np.uint8), 0, 255,
                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    level = max(level / 255, 0.22)
+    # (no paler than INK_FLOOR: on a blank face the split falls in the noise; but no
+    # more than half as dark as the face's darkest, or pale print worn grey is lost)
+    level = max(level / 255, min(INK_FLOOR, max(PALEST_INK, 0.5 * float(percentile(dark, 99)))))
     mask = (dark > level).astype(np.uint8) * 255
     if hairlines:
         mask = with_faint_parts(mask, (dark > max(HAIRLINE * level, 0.15)).astype(np.uint8))

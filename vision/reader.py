@@ -37,6 +37,7 @@ DISPUTED = 0.8             # the most confidence a letter Tesseract changed can 
 OCR_WEIGHT = TEMPERATURE * float(np.log(10))
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
 COLOUR_MARGIN = 0.06       # ... unless the ink's redness is this near the threshold
+PALE_RED = 0.08            # ... or, where the ink is pale, this red or more
 FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
 TRUSTED = 0.85             # a candidate this plausible is surely a top face (the face network says 0.9-1 of most)
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
@@ -128,6 +129,7 @@ class _Glyph:
     letterness: float = 1.0   # the network's chance that the glyph is a letter at all (1 without it)
     cut_off: bool = False     # a stroke of the letter may have been left out (at the face's edge, or faded)
     aside: bool = False       # it lies where a kept face's side face would
+    pale: bool = False        # its ink is pale (see glyphs.Ink.pale)
 
     @property
     def red(self) -> bool:
@@ -137,7 +139,13 @@ class _Glyph:
     def colour_in_doubt(self) -> bool:
         """Red ink in dim or tinted light can look nearly black: near the threshold, the
         ink's colour is left to the letters and the cube set."""
-        return abs(self.redness - RED_THRESHOLD) < COLOUR_MARGIN
+        return abs(self.redness - RED_THRESHOLD) < COLOUR_MARGIN or self.pale_red
+
+    @property
+    def pale_red(self) -> bool:
+        """Pale ink a little red: red print worn pale is as much less red as it is less
+        dark, down to a black ink's redness in tinted light."""
+        return self.pale and PALE_RED < self.redness <= RED_THRESHOLD
 
     def colour_cost(self, red_cube: bool, soft: bool) -> float:
         """What putting the glyph on a cube of this colour costs: nothing where its ink is
@@ -145,7 +153,8 @@ class _Glyph:
         either side of the threshold."""
         if not soft:
             return COLOUR_COST * (self.red != red_cube)
-        redder = float(np.clip((self.redness - RED_THRESHOLD) / (2 * COLOUR_MARGIN) + 0.5, 0.0, 1.0))
+        redder = 0.5 if self.pale_red else \
+            float(np.clip((self.redness - RED_THRESHOLD) / (2 * COLOUR_MARGIN) + 0.5, 0.0, 1.0))
         return COLOUR_COST * ((1 - redder) if red_cube else redder)
 
     @property
@@ -455,7 +464,7 @@ def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], 
             continue
         inked.append(_past_the_outline(image, face, ink, qu))
     return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
-                   face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside)
+                   face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside, ink.pale)
             for face, ink, distances, turns, letterness in _letter_distances(image, inked, qu, notes)]
 
 
@@ -543,7 +552,7 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
                                g.mask, distances, g.turns,
                                float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
                                all(o.clipped for o in same), float(np.mean([o.letterness for o in same])),
-                               all(o.cut_off for o in same), any(o.aside for o in same)))
+                               all(o.cut_off for o in same), any(o.aside for o in same), any(o.pale for o in same)))
     return combined
 
 

@@ -264,6 +264,17 @@ def test_a_photo_taken_from_any_side_of_the_table(turns):
         assert np.hypot(got.x - x, got.y - y) < 0.3 * throw.size and got.letter == truth.letter, (truth, got)
 
 
+@pytest.mark.parametrize("seed", [497, 358])
+def test_dice_with_their_print_worn_pale_are_found_and_read_in_their_colour(seed):
+    # 3-D throws whose print is worn pale: every glyph too faint for a face's usual
+    # contrast (seven of 497's ten dice were refused), and 358's red C so pale it looked black
+    throw = make_throw_3d(seed, hard=False, red_set="classic")
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for truth in throw.cubes:
+        got = reading_on(reading, truth, throw)
+        assert (got.letter, got.red) == (truth.letter, truth.red)
+
+
 def test_the_later_red_set():
     throw = make_throw(77, vulnerable=True, red_set="later")
     reading = read_image(throw.image, "later")
