@@ -471,8 +471,8 @@ def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], 
 def _on_the_board(image: np.ndarray, glyphs: list[_Glyph], rejected: list[Rejected], qu: bool,
                   notes: list[str]) -> list[_Glyph]:
     """Where the glyphs lie on a Boggle board's grid (see board_grid), the glyphs of the
-    board: those the grid has in a cell of their own, and the glyphs in the cells they
-    left empty, each as face-like as the face network finds its cell's outline."""
+    board: those the grid has in a cell of their own, and the glyph in each cell they
+    left empty, as face-like as the face network finds the cell's outline."""
     board = board_grid.board_of([g.corners for g in glyphs])
     if board is None:
         return glyphs
@@ -489,8 +489,8 @@ def _on_the_board(image: np.ndarray, glyphs: list[_Glyph], rejected: list[Reject
         likeness = np.full(len(board.empty), UNJUDGED_CELL)
     faces = [Face(cell, tuple(cell.mean(axis=0).tolist()), warp(image, cell), float(like))
              for cell, like in zip(board.empty, likeness)]
-    filled = _read_faces(image, faces, rejected, qu, notes, "a cell of the board with no glyph in it")
-    return glyphs + _keep_plausible(filled, None, False, rejected)
+    # (every cell holds a die, however little like one it looks: its reading says how sure)
+    return glyphs + _read_faces(image, faces, rejected, qu, notes, "a cell of the board with no glyph in it")
 
 
 def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejected: list[Rejected]) -> list[_Glyph]:
