@@ -77,12 +77,21 @@ def match(readings, truths, radius: float) -> tuple[dict[int, int], list[int]]:
     return owner, [ri for ri in range(len(readings)) if ri not in used]
 
 
-def score_throw(score: Score, throw: Throw, cube_set: str) -> None:
-    score.throws += 1
-    score.cubes += len(throw.cubes)
+def score_throw(score: Score, throw: Throw, cube_set: str, *parts: Score) -> None:
+    """Read one throw and count what the reader made of it in `score`, and in each of
+    `parts` (the scores of the parts of a set the throw belongs to)."""
     try:                           # as a player would: any letter dice come with no count
         reading = read_image(throw.image, cube_set, len(throw.cubes) if cube_set != "any" else None)
     except ValueError:             # the reader's "more faces than the set has cubes"
+        reading = None
+    for one in (score, *parts):
+        _count(one, throw, reading)
+
+
+def _count(score: Score, throw: Throw, reading) -> None:
+    score.throws += 1
+    score.cubes += len(throw.cubes)
+    if reading is None:
         score.refused += 1
         score.missed += len(throw.cubes)
         return
@@ -113,12 +122,14 @@ def score_throw(score: Score, throw: Throw, cube_set: str) -> None:
         reading.cubes[ri].letter == throw.cubes[ti].letter for ti, ri in owner.items())
 
 
-def evaluate(make: Callable[[int], tuple[Throw, str]], throws: int, first_seed: int) -> Score:
-    score = Score()
+def evaluate(make: Callable[[int], tuple[Throw, str]], throws: int,
+             first_seed: int) -> tuple[Score, dict[str, Score]]:
+    """The score of a set, and of its throws with their print whole and worn pale apart."""
+    score, parts = Score(), {"print whole": Score(), "print worn pale": Score()}
     for seed in range(first_seed, first_seed + throws):
         throw, cube_set = make(seed)
-        score_throw(score, throw, cube_set)
-    return score
+        score_throw(score, throw, cube_set, parts["print worn pale" if throw.worn else "print whole"])
+    return score, parts
 
 
 def _flat(fonts):
@@ -208,6 +219,17 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
                       lambda seed: (make_tray_throw(seed), "any"), LETTER_DICE)}
     scores = {}
     for key, (label, make, targets) in sets.items():
-        scores[key] = evaluate(make, counts[key], FIRST_SEED[key])
+        scores[key], parts = evaluate(make, counts[key], FIRST_SEED[key])
         report(label, scores[key], targets)
+        if parts["print worn pale"].throws:
+            report_parts(parts)
     return scores
+
+
+def report_parts(parts: dict[str, Score]) -> None:
+    """A line for each part of a set: its throws, cubes and throws read right, phantoms
+    and misses."""
+    for name, s in parts.items():
+        print(f"  {name + ':':<17} {s.throws:>3} throws, cubes right {s.right / max(1, s.cubes) * 100:6.2f} %, "
+              f"throws all right {s.all_right / max(1, s.throws) * 100:5.1f} %, phantoms / missed {s.phantoms} / "
+              f"{s.missed}")

@@ -37,6 +37,7 @@ class Throw:
     image: np.ndarray                  # BGR
     cubes: list[CubeTruth] = field(default_factory=list)
     size: float = 0.0                  # mean side of the top faces in pixels, where known
+    worn: bool = False                 # the dice's print is worn pale (3-D renders only)
 
 
 def held_out_fonts() -> list[Path]:

@@ -541,6 +541,13 @@ def top_face_side(scene: Scene) -> float:
     return float(np.mean(sides))
 
 
+def worn_print(seed: int) -> float:
+    """How far the throw's print is mixed towards the plastic's colour (0: whole), from a
+    stream of its own, so the throws with their print whole paint as they always did."""
+    wear = np.random.default_rng([seed, 5])
+    return float(wear.uniform(*WORN_MIX)) if wear.random() < WORN_PRINT else 0.0
+
+
 def render(scene: Scene, seed: int, *, frame: int | None = None, hand=None) -> Throw:
     """Paint the scene.  A `frame` of a sequence from a fixed camera keeps the table, the
     light and the cubes' colours of `seed` and takes its own sensor noise; `hand` puts a
@@ -556,9 +563,8 @@ def render(scene: Scene, seed: int, *, frame: int | None = None, hand=None) -> T
     black = rng.uniform(22, 45, 3).astype(np.float32)
     red = np.array([rng.uniform(35, 60), rng.uniform(30, 55), rng.uniform(160, 205)], np.float32)
     bevel, shine = float(rng.uniform(0.8, 1.6)), float(rng.uniform(0.2, 0.7))
-    wear = np.random.default_rng([seed, 5])         # a stream of its own: throws with their print whole paint as before
-    if wear.random() < WORN_PRINT:
-        mix = float(wear.uniform(*WORN_MIX))
+    mix = worn_print(seed)
+    if mix:
         black, red = (1 - mix) * black + mix * body, (1 - mix) * red + mix * body
     camera = scene.camera.position
     for cube in sorted(scene.cubes, key=lambda c: -np.hypot(c.x - camera[0], c.y - camera[1])):
@@ -568,7 +574,7 @@ def render(scene: Scene, seed: int, *, frame: int | None = None, hand=None) -> T
     for cube in scene.cubes:
         x, y = scene.camera.project(cube.face("top")[1][None])[0]
         truths.append(CubeTruth(cube.letters["top"], cube.red, float(x), float(y)))
-    return Throw(image, truths, size_px)
+    return Throw(image, truths, size_px, worn=bool(mix))
 
 
 def make_throw_3d(seed: int, *, hard: bool | None = None, vulnerable: bool | None = None, red_set: str = "classic",

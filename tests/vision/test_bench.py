@@ -47,3 +47,17 @@ def test_a_boggle_board_is_read_as_any_letter_dice_without_its_count(monkeypatch
     assert asked == [("any", None)]            # as a player reads a board: the count is not given
     assert score.cubes == len(throw.cubes) in (16, 25) and score.missed <= 1
     assert len(score.ms_other) == 1 and not score.ms_13
+
+
+def test_throws_with_their_print_worn_pale_are_scored_apart_as_well(capsys):
+    from vision.bench import evaluate, report_parts
+    from vision.synth3d import make_throw_3d, worn_print
+    seeds = [32, 33, 34]                              # worn pale twice, and print whole
+    assert [bool(worn_print(seed)) for seed in seeds] == [True, True, False]
+    score, parts = evaluate(lambda seed: (make_throw_3d(seed, hard=False), "classic"), 3, 32)
+    whole, worn = parts["print whole"], parts["print worn pale"]
+    assert (whole.throws, worn.throws) == (1, 2)
+    assert whole.cubes + worn.cubes == score.cubes and whole.right + worn.right == score.right
+    assert sorted(score.by_confidence) == sorted(whole.by_confidence + worn.by_confidence)
+    report_parts(parts)
+    assert "print worn pale:    2 throws" in capsys.readouterr().out

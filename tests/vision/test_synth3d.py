@@ -106,7 +106,7 @@ def test_hard_throws_take_the_harsh_end():
 
 def test_some_throws_have_their_print_worn_pale_and_nothing_else_changes(monkeypatch):
     from vision import synth3d
-    worn = [seed for seed in range(200) if np.random.default_rng([seed, 5]).random() < synth3d.WORN_PRINT]
+    worn = [seed for seed in range(200) if synth3d.worn_print(seed)]
     assert 10 <= len(worn) <= 30 and 32 in worn
     pale = make_throw_3d(32, hard=False)
     monkeypatch.setattr(synth3d, "WORN_PRINT", 0.0)
