@@ -96,7 +96,7 @@ GLYPH_CONTRAST = 0.35     # ... the glyph's contrast a face needs, which down to
 FAINT_CONTRAST = 0.25     # ... is then enough (dim light, glare; less sure, a little more is needed)
 UNEVEN = 0.25             # ... and below this unevenness (shade, blur, glare across a face),
 FAIR_TOP = 0.15           # ... this sure: the cube count then decides which candidates are cubes
-WORN_SHARE = 0.5          # where the print is pale, a face the network is sure of (SURE_SIDE) needs a glyph
+WORN_SHARE = 0.5          # where the print is pale, a face the network is sure of (SURE_TOP) needs a glyph
 PALEST_PRINT = 0.1        # ... this share as dark as the throw's print's, no paler than this; and fainter
                           # letters are looked for, this share as dark
 MOST_FACES = 48           # faces kept, the most face-like first: twice the largest board of cubes.  Wood grain or
@@ -1108,7 +1108,7 @@ def _contrast_needed(topness: float | None, print_contrast: float | None = None)
     if topness is None:
         return GLYPH_CONTRAST
     needed = GLYPH_CONTRAST - (GLYPH_CONTRAST - FAINT_CONTRAST) * min(1.0, topness / SURE_TOP)
-    if print_contrast is not None and topness >= SURE_SIDE:
+    if print_contrast is not None and topness >= SURE_TOP:
         needed = min(needed, max(PALEST_PRINT, WORN_SHARE * print_contrast))
     return needed
 
