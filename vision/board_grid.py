@@ -95,11 +95,10 @@ def _steps(quads: np.ndarray, middles: np.ndarray, side: float) -> np.ndarray | 
     length = np.linalg.norm(offsets, axis=1)
     offsets = offsets[(length > NEIGHBOUR[0] * side) & (length < NEIGHBOUR[1] * side)]
     steps = []
+    cosine = np.cos(np.radians(ALONG_EDGES))
     for direction in (along, along + np.pi / 2):
-        unit = np.array([np.cos(direction), np.sin(direction)])
-        forward = offsets @ unit
-        cosine = np.cos(np.radians(ALONG_EDGES))
-        ahead = offsets[forward > cosine * np.linalg.norm(offsets, axis=1)]
+        ahead = offsets[offsets @ np.array([np.cos(direction), np.sin(direction)])
+                        > cosine * np.linalg.norm(offsets, axis=1)]
         if len(ahead) < 2:
             return None
         steps.append(np.median(ahead, axis=0))

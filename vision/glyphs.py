@@ -32,7 +32,7 @@ BAND_LENGTH = 0.6           # of the face: a band along its edge this long, and 
 BAND_WIDTH = 0.3            # ... this, is the table or a side face past the outline, not a glyph
 INK_FLOOR = 0.22            # the least darkness that is ink (of the face's white) ...
 PALEST_INK = 0.12           # ... down to this on a face whose darkest is pale (print worn grey)
-FULL_INK = 0.6              # ink's green and blue at full strength are this dark or more: paler ink's colour is in doubt
+FULL_INK = 0.6              # ink's green and blue at full strength are this dark or more; paler ink is worn
 HAIRLINE = 0.6              # ink joined to the glyph this share as dark as the threshold is a hairline
 
 
@@ -47,7 +47,7 @@ class Ink:
     # a stroke of the letter may be left out: ink as large as the glyph beside it at the
     # face's edge (or, the reader finds, a hairline too faint to be ink: see reader._with_hairlines)
     cut_off: bool = False
-    pale: bool = False        # paler than full-strength ink: its colour cannot be told by its redness
+    pale: bool = False        # paler than full-strength ink (print worn pale), so a little red may be a red ink's
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:

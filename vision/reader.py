@@ -413,6 +413,7 @@ def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.nd
 
 
 def _worth_a_look(face: Face) -> bool:
+    """Whether a glyph's face is worth reading again: some face at all to the network."""
     return face.likeness >= NO_FACE_AT_ALL
 
 
