@@ -90,6 +90,7 @@ LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the s
 STEEP_SIGHT_DEG = 20      # ... though seen straight down, they show this far out from the vertical
 CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
+GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])   # blue, green, red: their shares of grey
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
 SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness, and
 GLYPH_CONTRAST = 0.35     # ... the glyph's contrast a face needs, which down to this
@@ -538,6 +539,14 @@ class _View:
             self._closed[side] = closed(self.gray, side)
         return self._closed[side]
 
+    def red_darkness(self, side: float) -> np.ndarray:
+        """`darkness` of the darker of grey and green, the green balanced for the light's
+        colour (so that under warm light a white face or table is as light in it as in
+        grey): red ink, light in grey, is as dark in it as black."""
+        gains = self.light_gains
+        green = self.small[..., 1] * (gains[1] * float(GREY_WEIGHTS @ (1 / gains)))
+        return darkness(np.minimum(self.gray, np.minimum(green, 255).astype(np.uint8)), side)
+
     def darkness(self, side: float) -> np.ndarray:
         """`darkness(gray, side)`, made once for each side (the seeds, the blurred
         letters and the faint ones are all found in it)."""
@@ -823,19 +832,31 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
                        [perspective.side_at(c.middle, side) if perspective else side for c in guessable])
     found = Found(view, scale, side, traced + guessed, sight)
     _judge(found)
+    print_contrast = _print_contrast(found.candidates)
+    # red ink looks as dark as black, but is much lighter in grey (its red channel is
+    # bright), the more where the print has worn: letters faint in grey and dark once the
+    # green is seen too are looked for apart from every seed so far
+    known = [c.seed for c in traced if c.seed is not None]
+    traced += _looked_again(found, clean, faint_letter_seeds(view.red_darkness(side), side, changed, known))
     # the dice of a throw share their print: where it has worn pale, their letters are
     # fainter than any seed's, and are looked for again as faint as the faces found show
-    print_contrast = _print_contrast(found.candidates)
     if print_contrast is not None and print_contrast < FAINT_CONTRAST:
         known = [c.seed for c in traced if c.seed is not None]
         least = max(PALEST_PRINT, WORN_SHARE * print_contrast)
-        worn = [c for c in _traced(view, side, clean, faint_letter_seeds(depth, side, changed, known, least))
-                if not c.guessed]
-        worn += _guessed(view, clean, worn, [perspective.side_at(c.middle, side) if perspective else side
-                                             for c in worn])
-        _judge(found, worn)
-        found.candidates += worn
+        _looked_again(found, clean, faint_letter_seeds(depth, side, changed, known, least))
     return found
+
+
+def _looked_again(found: Found, clean: np.ndarray, seeds: list[tuple[int, int, int, int]]) -> list[_Candidate]:
+    """The faces round letters looked for once the others are judged: traced and guessed
+    round each seed, judged, and added to `found`.  The traced ones are returned (their
+    seeds are known from then on)."""
+    view, side = found.view, found.side
+    traced = [c for c in _traced(view, side, clean, seeds) if not c.guessed]
+    more = traced + _guessed(view, clean, traced, [found.side_at(c.middle) for c in traced])
+    _judge(found, more)
+    found.candidates += more
+    return traced
 
 
 def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ...]) -> "_Perspective | None":

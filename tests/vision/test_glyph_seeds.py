@@ -1,6 +1,7 @@
 """Glyph seeds: the dark marks a face is looked for round."""
 import cv2
 import numpy as np
+import pytest
 
 from vision import faces
 from vision.synth3d import make_throw_3d
@@ -118,3 +119,23 @@ def test_the_faces_axes_follow_a_square_turned_any_way():
         axes = faces.AxisField(cv2.GaussianBlur(image, (0, 0), 1.0).astype(np.float32))
         found = np.degrees(axes.angle(100.0, 100.0, 60.0)) % 90
         assert min(abs(found - turn), 90 - abs(found - turn)) < 1.0, (turn, found)
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.55, 0.8, 1.0)])   # white, and warm (BGR)
+def test_red_ink_pale_in_grey_is_as_dark_as_black_where_red_letters_are_looked_for(light):
+    # a cream face with a black N and a worn red one: the red's bright red channel
+    # leaves it too little darker than the face in grey for a seed; where red letters are
+    # looked for it is as dark as the black, and warm light (all reds and yellows)
+    # darkens neither the face nor anything white
+    image = np.tile(np.float32([200, 235, 240]), (200, 300, 1))
+    for x, ink in ((40, [70, 70, 70]), (200, [140, 140, 225])):      # black, pale red
+        mask = np.zeros((200, 300), np.uint8)
+        _n(mask, x, 80, 255)
+        image[mask > 0] = ink
+    image = (image * np.float32(light)).astype(np.uint8)
+    view = faces._View.of(image)
+    assert [x < 100 for x, _, _, _ in faces.glyph_seeds(view.darkness(SIDE), SIDE)] == [True]   # black alone
+    red = view.red_darkness(SIDE)
+    assert sorted(x < 100 for x, _, _, _ in faces.glyph_seeds(red, SIDE)) == [False, True]
+    assert red[60:75, 40:60].max() < 0.02                  # the plain face: no darker than round it
+    assert red[80:106, 200:222].max() > 0.3 > view.darkness(SIDE)[80:106, 200:222].max()
