@@ -49,6 +49,7 @@ SECOND_LOOK_SURER = 0.1    # ... outline, and read so where the network is this 
 LOOK_INSIDE = 0.84         # ... one this much smaller,
 CENTRING_STEPS = 2         # ... and one moved (this many times) to have the glyph in its middle
 CUT_I_SURE = 0.5           # a clipped I the moved outline shows this surely as another letter is that letter
+WHOLE_SURE = 0.9           # a clipped glyph the moved outline shows whole, read this surely, is read so
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
@@ -345,28 +346,28 @@ def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: l
              if _worth_a_look(face) and ink.clipped and reading.sureness < SECOND_LOOK_ASK]
     return _looked_again(image, inked, net, qu, asked,
                          lambda face, ink: _scaled(face.corners, LOOK_INSIDE),
-                         lambda before, after: after.sureness > before.sureness + SECOND_LOOK_SURER)
+                         lambda before, after, ink: after.sureness > before.sureness + SECOND_LOOK_SURER)
 
 
 def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
                      qu: bool) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
-    """A glyph that runs into its outline's edge and that the network is unsure of, or
-    reads I, looked at again in the outline moved to have the glyph in its middle (a
-    cube's letter is): where the outline lies off the face, on its side face or a strip
-    of table, the glyph is cut at the edge (an N or an M down to a T, an L to an I).
-    Taken where the network is clearly surer of it, or fairly sure of another letter
-    than the I."""
-    asked = [i for i, ((face, ink), reading) in enumerate(zip(inked, net))
-             if _worth_a_look(face) and ink.clipped and (reading.sureness < SECOND_LOOK_ASK or _read_i(reading))]
+    """A glyph that runs into its outline's edge, looked at again in the outline moved to
+    have the glyph in its middle (a cube's letter is): where the outline lies off the
+    face, on its side face or a strip of table, the glyph is cut at the edge (an N or an
+    M down to a T, an L to an I, and to letters the network can be sure of: an O to a C,
+    an M to an N).  Taken where the network is clearly surer of it, or fairly sure of
+    another letter than the I, or sure of the glyph it shows whole."""
+    asked = [i for i, (face, ink) in enumerate(inked) if _worth_a_look(face) and ink.clipped]
     return _looked_again(image, inked, net, qu, asked,
                          lambda face, ink: _centred_outline(image, face, ink, qu),
-                         lambda before, after: (after.sureness > before.sureness + SECOND_LOOK_SURER
-                                                or _read_i(before) and after.sureness >= CUT_I_SURE))
+                         lambda before, after, ink: (after.sureness > before.sureness + SECOND_LOOK_SURER
+                                                     or _read_i(before) and after.sureness >= CUT_I_SURE
+                                                     or not ink.clipped and after.sureness >= WHOLE_SURE))
 
 
 def _looked_again(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading], qu: bool,
                   asked: list[int], outline_of: Callable[[Face, Ink], np.ndarray | None],
-                  better: Callable[[letter_net.NetReading, letter_net.NetReading], bool]
+                  better: Callable[[letter_net.NetReading, letter_net.NetReading, Ink], bool]
                   ) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
     """The `asked` glyphs read again from another outline (`outline_of(face, ink)`, None
     where there is none), and taken so where that reading is `better(before, after)`
@@ -382,7 +383,7 @@ def _looked_again(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[le
             looks[i] = replace(face, corners=corners, square=square), seen
     again = letter_net.read_glyphs([_as_read(ink) for _, ink in looks.values()], qu)
     for (i, looked), reading in zip(looks.items(), again):
-        if not _read_i(reading) and better(net[i], reading):
+        if not _read_i(reading) and better(net[i], reading, looked[1]):
             inked[i], net[i] = looked, reading
     return inked, net
 
