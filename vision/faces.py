@@ -835,16 +835,28 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     print_contrast = _print_contrast(found.candidates)
     # red ink looks as dark as black, but is much lighter in grey (its red channel is
     # bright), the more where the print has worn: letters faint in grey and dark once the
-    # green is seen too are looked for apart from every seed so far
+    # green is seen too are looked for apart from every seed so far.  The dice of a throw
+    # share their print: where it has worn pale, their letters are fainter than any
+    # seed's, and are looked for as faint as the faces found show, red and black
+    least = _faintest_letter(print_contrast)
     known = [c.seed for c in traced if c.seed is not None]
-    traced += _looked_again(found, clean, faint_letter_seeds(view.red_darkness(side), side, changed, known))
-    # the dice of a throw share their print: where it has worn pale, their letters are
-    # fainter than any seed's, and are looked for again as faint as the faces found show
-    if print_contrast is not None and print_contrast < FAINT_CONTRAST:
+    traced += _looked_again(found, clean, faint_letter_seeds(view.red_darkness(side), side, changed, known, least))
+    if least < INK_DEPTH * FAINT_LETTER:
         known = [c.seed for c in traced if c.seed is not None]
-        least = max(PALEST_PRINT, WORN_SHARE * print_contrast)
         _looked_again(found, clean, faint_letter_seeds(depth, side, changed, known, least))
     return found
+
+
+def _faintest_letter(print_contrast: float | None) -> float:
+    """How much darker than round it the faintest letter looked for once the faces are
+    judged is: as faint as the faint letters, or where the throw's print has worn pale
+    (see `_print_contrast`: whole print shows 0.5 and more), a share of its contrast.
+    (A worn black print can show more contrast than its worn red one, pale in grey:
+    both are looked for as faint.)"""
+    faint = INK_DEPTH * FAINT_LETTER
+    if print_contrast is None:
+        return faint
+    return min(faint, max(PALEST_PRINT, WORN_SHARE * print_contrast))
 
 
 def _looked_again(found: Found, clean: np.ndarray, seeds: list[tuple[int, int, int, int]]) -> list[_Candidate]:

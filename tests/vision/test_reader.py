@@ -288,6 +288,18 @@ def test_dice_with_their_print_worn_pale_are_found_and_read_in_their_colour(seed
         assert (got.letter, got.red) == (truth.letter, truth.red)
 
 
+@pytest.mark.parametrize("seed", [161, 1356])
+def test_worn_red_letters_are_looked_for_as_faint_as_the_black_print_shows(seed):
+    # the black print only a little worn (contrast 0.26-0.36: whole print shows 0.5 and
+    # more), its red worn to a pink fainter in grey and green than any faint letter:
+    # the red H was missed, looked for no fainter than a faint letter
+    throw = make_throw_3d(seed, hard=False, red_set="classic")
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for truth in (t for t in throw.cubes if t.red):
+        got = reading_on(reading, truth, throw)
+        assert (got.letter, got.red) == (truth.letter, truth.red)
+
+
 def test_the_later_red_set():
     throw = make_throw(77, vulnerable=True, red_set="later")
     reading = read_image(throw.image, "later")
