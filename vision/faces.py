@@ -78,6 +78,7 @@ MAIN_DIRECTIONS = 4       # ... main ones, give or take LINE_SPREAD (perspective
 LINE_SPREAD = 1           # ... a little from one end to the other); what is left is a letter if it is
 LINES_LETTER = 0.35       # ... this long (of the side) or more, not a piece of a letter or an edge
 MOST_OUTLINES = 40        # more bright outlines (or faint marks) than three throws have cubes are the table's pattern
+PLASTIC_SPREAD = 1.25     # ground this much darker than the dimmest sure face, or lighter than the brightest, is no cube's
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 NEAR_PAIR = 3.0           # of two faces' diagonals: faces further apart are not one cube's, nor overlap
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
@@ -172,19 +173,29 @@ def blurred_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | N
 
 
 def faint_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None,
-                       known: list[tuple[int, int, int, int]],
-                       least: float = INK_DEPTH * FAINT_LETTER) -> list[tuple[int, int, int, int]]:
+                       known: list[tuple[int, int, int, int]], least: float = INK_DEPTH * FAINT_LETTER,
+                       plastic: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
     """Boxes round whole letters fainter than a seed's ink (a small cube at the far edge
     of a steep view, blurred, in dim light), at least `least` darker than round them,
     apart from the `known` seeds.  Looked for only once the side is known, and none
     where there are more than a table's pattern would make: faint marks that many are
-    the cloth's weave or the wood's grain."""
-    seeds = _seeds(_ink(depth, changed, least), side)
+    the cloth's weave or the wood's grain, unless, where `plastic` says where the photo
+    is as bright as the cubes' plastic (see `_on_plastic`), few of them lie there."""
+    seeds = _apart(_seeds(_ink(depth, changed, least), side), known, side)
+    if len(seeds) > MOST_OUTLINES and plastic is not None:
+        on_plastic = plastic if changed is None else plastic & changed
+        seeds = _apart(_seeds(_ink(depth, on_plastic, least), side), known, side)
+    return seeds if len(seeds) <= MOST_OUTLINES else []
+
+
+def _apart(seeds: list[tuple[int, int, int, int]], known: list[tuple[int, int, int, int]],
+           side: float) -> list[tuple[int, int, int, int]]:
+    """The seeds half a side or more from every `known` one."""
     if seeds and known:
         middles = [np.float32([[x + w / 2, y + h / 2] for x, y, w, h in boxes]) for boxes in (seeds, known)]
         apart = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2).min(axis=1)
         seeds = [s for s, d in zip(seeds, apart) if d >= 0.5 * side]
-    return seeds if len(seeds) <= MOST_OUTLINES else []
+    return seeds
 
 
 def darkness(gray: np.ndarray, side: float, clean: np.ndarray | None = None) -> np.ndarray:
@@ -839,12 +850,25 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     # share their print: where it has worn pale, their letters are fainter than any
     # seed's, and are looked for as faint as the faces found show, red and black
     least = _faintest_letter(print_contrast)
+    plastic = _on_plastic(clean, found.candidates)
     known = [c.seed for c in traced if c.seed is not None]
-    traced += _looked_again(found, clean, faint_letter_seeds(view.red_darkness(side), side, changed, known, least))
+    traced += _looked_again(found, clean, faint_letter_seeds(view.red_darkness(side), side, changed, known, least,
+                                                             plastic))
     if least < INK_DEPTH * FAINT_LETTER:
         known = [c.seed for c in traced if c.seed is not None]
-        _looked_again(found, clean, faint_letter_seeds(depth, side, changed, known, least))
+        _looked_again(found, clean, faint_letter_seeds(depth, side, changed, known, least, plastic))
     return found
+
+
+def _on_plastic(clean: np.ndarray, candidates: list[_Candidate]) -> np.ndarray | None:
+    """Where the photo, its letters wiped off, is about as bright as the faces the face
+    network is sure of, or between them (0/255): the dice of a throw share their
+    plastic, though the light across the table may vary twice over.  None where too few
+    faces are sure to tell."""
+    sure = [c.level for c in candidates if c.topness is not None and c.topness >= SURE_SIDE]
+    if len(sure) < MIN_SURE_FACES:
+        return None
+    return cv2.inRange(clean, min(sure) / PLASTIC_SPREAD, max(sure) * PLASTIC_SPREAD)
 
 
 def _faintest_letter(print_contrast: float | None) -> float:

@@ -300,6 +300,17 @@ def test_worn_red_letters_are_looked_for_as_faint_as_the_black_print_shows(seed)
         assert (got.letter, got.red) == (truth.letter, truth.red)
 
 
+def test_a_worn_red_letter_is_found_on_a_cloth_whose_weave_is_as_faint():
+    # 1149: a red Y worn so pale that where faint letters are looked for, the cloth's
+    # weave gives more marks than any throw has cubes, and every one was dropped as the
+    # table's pattern (the Y with them); on ground as bright as the throw's faces few lie
+    throw = make_throw_3d(1149, hard=False, red_set="classic")
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    y = next(t for t in throw.cubes if t.red and t.letter == "Y")
+    got = reading_on(reading, y, throw)
+    assert (got.letter, got.red) == ("Y", True)
+
+
 def test_the_later_red_set():
     throw = make_throw(77, vulnerable=True, red_set="later")
     reading = read_image(throw.image, "later")
