@@ -80,6 +80,7 @@ LINES_LETTER = 0.35       # ... this long (of the side) or more, not a piece of 
 MOST_OUTLINES = 40        # more bright outlines (or faint marks) than three throws have cubes are the table's pattern
 PLASTIC_SPREAD = 1.25     # ground this much darker than the dimmest sure face, or lighter than the brightest, is no cube's
 NEAR = 0.15               # two sides this close (as a share) find the same faces
+FAR_LARGER = 1.4          # faces the face network is sure of this much larger than the side learned set the side
 NEAR_PAIR = 3.0           # of two faces' diagonals: faces further apart are not one cube's, nor overlap
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
 CHANGED = 30              # grey levels that count as a change from the empty table
@@ -814,9 +815,11 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
     # the hand-made signs' likely faces include pairs of touching cubes and faces with
     # their side face, which make the side learned from them too large; the faces the
     # network is sure of do not.  Where those are clearly smaller, the candidates are
-    # looked for again with their side.  (Not where they are larger: a slanted face's
-    # long side, and a face traced with a strip of table, make that measure a little high)
-    if checked is not None and checked < (1 - NEAR) * found.side:
+    # looked for again with their side; and where they are far larger (a gingham's
+    # squares, smaller than the faces, were taken for them), so too.  (Not where they are
+    # a little larger: a slanted face's long side, and a face traced with a strip of
+    # table, make that measure high, by 30 % on a steep view)
+    if checked is not None and not (1 - NEAR) * found.side <= checked <= FAR_LARGER * found.side:
         return _completed(view, scale, checked, searched(view, checked, changed, outlines), changed)
     return found
 

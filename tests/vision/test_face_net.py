@@ -110,3 +110,14 @@ def test_a_table_of_squares_the_size_of_faces_does_not_set_the_side(monkeypatch)
     monkeypatch.setattr(faces, "SURE_SIDE", 1.0)          # no outline sure enough: the signs' side
     found = faces.find_candidates(throw.image)
     assert found.side / found.scale / throw.size > 1.6
+
+
+def test_a_gingham_whose_squares_are_smaller_than_the_faces_does_not_set_the_side(monkeypatch):
+    # the signs liked the gingham's squares best, two thirds of a face's side, and the
+    # faces, half again as large, were refused as the wrong size (five of 1382's dice)
+    throw = make_throw_3d(1382, hard=False)
+    found = faces.find_candidates(throw.image)
+    assert 0.85 < found.side / found.scale / throw.size < 1.15
+    monkeypatch.setattr(faces, "FAR_LARGER", 99.0)        # the side the signs liked, as before
+    found = faces.find_candidates(throw.image)
+    assert found.side / found.scale / throw.size < 0.75
