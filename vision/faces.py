@@ -6,8 +6,8 @@ glyph in its middle, the glyph's strokes and the face's border run along the fac
 axes, the border is a strong change of brightness (to the table, to a side face, to the
 rounded edge), and every cube in a throw is the same size.  So:
 
-1. glyph seeds: thin dark marks on a lighter ground (a morphological black-hat), joined
-   into one blob per letter; faces brighter than the table also come from a whiteness
+1. glyph seeds (glyph_seeds.py): thin dark marks on a lighter ground (a morphological
+   black-hat), joined into one blob per letter; faces brighter than the table also come from a whiteness
    map (bright.py); once the side is known, fainter letters too (dim light, blur, the
    small far faces of a steep view), unless the table's own pattern makes too many;
 2. for each seed, the face's axes from the gradients round it (the four-fold mean
@@ -39,25 +39,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import cv2
 import numpy as np
 
 from vision import face_net
 from vision.bright import bright_outlines, order_corners
-from vision.glyphs import with_faint_parts
+from vision.glyph_seeds import (FAINT_LETTER_DEPTH, MOST_OUTLINES, blurred_letter_seeds, closed, darkness, disc,
+                                faint_letter_seeds, glyph_seeds)
 from vision.networks import ModelMissing
 from vision.warping import sampled, straightened
 
 WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the full image
 FACE_PIXELS = 96          # the straightened face
 FIRST_SIDES = (0.04, 0.08)   # of the photo's width: first guesses at a face's side
-INK_DEPTH = 0.3           # how much darker than its surroundings a stroke must be
-FAINT = 0.8               # ... and a fainter stroke joined to one, this share as dark
-FAINT_LETTER = 0.6        # ... and, once the side is known, a letter this share as dark apart from any seed
-FAINT_GAIN = 1.5          # a letter so joined is a seed of its own where its box is this much larger,
-SAME_MIDDLE = 0.15        # ... and its middle this far (of the side) from its dark pieces' middles
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
 SIZES = (0.3, 2.2)         # a top face's area, in squares of the learned side (near cubes look bigger)
 FIRST_EDGE = 0.5          # a change this share of the strongest along a ray is the face's border
@@ -68,16 +64,6 @@ ALIKE = 0.7               # of two joined faces, one less than this share as fac
 NO_FACE = 0.05            # ... and one less than this share is no face at all: no other sign leaves the other in doubt
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
-SEED_REACH = 1.3          # of the learned side: the widest glyph blob (a wide letter on a near cube, closed up);
-                          # a wider one may be letters joined to edge lines, and is parted
-EDGE_LINES = (0.08, 0.13)  # of the side: dark lines this thin (a cube's edge, a gap) are not letter strokes
-STRAIGHT_RUN = 0.8        # of the side: a straight dark line this long is a gap or a wall, longer than a
-LINES_REACH = 8.0         # letter's stroke; looked for in marks up to this wide (wider: the table's pattern)
-LINE_ANGLES = 60          # directions a straight line may run in, of which it is looked for along a mark's
-MAIN_DIRECTIONS = 4       # ... main ones, give or take LINE_SPREAD (perspective turns a tray's grid lines
-LINE_SPREAD = 1           # ... a little from one end to the other); what is left is a letter if it is
-LINES_LETTER = 0.35       # ... this long (of the side) or more, not a piece of a letter or an edge
-MOST_OUTLINES = 40        # more bright outlines (or faint marks) than three throws have cubes are the table's pattern
 PLASTIC_SPREAD = 1.25     # ground this much darker than the dimmest sure face, or lighter than the brightest, is no cube's
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 FAR_LARGER = 1.4          # faces the face network is sure of this much larger than the side learned set the side
@@ -134,192 +120,6 @@ class Search:
     rejected: list[Rejected] = field(default_factory=list)
     side: float = 0.0
     notes: list[str] = field(default_factory=list)
-
-
-def _odd(x: float) -> int:
-    return max(3, int(x) // 2 * 2 + 1)
-
-
-def _disc(size: float) -> np.ndarray:
-    k = _odd(size)
-    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-
-
-def closed(gray: np.ndarray, side: float) -> np.ndarray:
-    """The photo with every mark thinner than a quarter of a face wiped off (a closing)."""
-    return cv2.morphologyEx(gray, cv2.MORPH_CLOSE, _disc(side * 0.25)).astype(np.float32)
-
-
-def glyph_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
-    """Boxes (x, y, width, height) round letter-like dark marks in a `darkness` map:
-    thinner than a fifth of a face, much darker than the ground round them, about the
-    size of a letter once their pieces are joined."""
-    return _seeds(_ink(depth, changed, INK_DEPTH), side, lines=True)
-
-
-def blurred_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None = None,
-                         pieces: list[tuple[int, int, int, int]] | None = None) -> list[tuple[int, int, int, int]]:
-    """Boxes round blurred letters that `glyph_seeds` finds only pieces of (their thin
-    strokes are a little too faint): the fainter ink joins the pieces into the whole
-    letter, a seed where it is more than its pieces.  `pieces`: `glyph_seeds`' boxes, if
-    already found."""
-    strong = _ink(depth, changed, INK_DEPTH)
-    pieces = _seeds(strong, side, lines=True) if pieces is None else pieces
-    seeds = []
-    for x, y, w, h in _seeds(with_faint_parts(strong, _ink(depth, changed, INK_DEPTH * FAINT)), side):
-        inside = [s for s in pieces if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
-        if all(s[2] * s[3] * FAINT_GAIN < w * h and not _same_middle(s, (x, y, w, h), side) for s in inside):
-            seeds.append((x, y, w, h))
-    return seeds
-
-
-def faint_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None,
-                       known: list[tuple[int, int, int, int]], least: float = INK_DEPTH * FAINT_LETTER,
-                       plastic: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
-    """Boxes round whole letters fainter than a seed's ink (a small cube at the far edge
-    of a steep view, blurred, in dim light), at least `least` darker than round them,
-    apart from the `known` seeds.  Looked for only once the side is known, and none
-    where there are more than a table's pattern would make: faint marks that many are
-    the cloth's weave or the wood's grain, unless, where `plastic` says where the photo
-    is as bright as the cubes' plastic (see `_on_plastic`), few of them lie there."""
-    seeds = _apart(_seeds(_ink(depth, changed, least), side), known, side)
-    if len(seeds) > MOST_OUTLINES and plastic is not None:
-        on_plastic = plastic if changed is None else plastic & changed
-        seeds = _apart(_seeds(_ink(depth, on_plastic, least), side), known, side)
-    return seeds if len(seeds) <= MOST_OUTLINES else []
-
-
-def _apart(seeds: list[tuple[int, int, int, int]], known: list[tuple[int, int, int, int]],
-           side: float) -> list[tuple[int, int, int, int]]:
-    """The seeds half a side or more from every `known` one."""
-    if seeds and known:
-        middles = [np.float32([[x + w / 2, y + h / 2] for x, y, w, h in boxes]) for boxes in (seeds, known)]
-        apart = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2).min(axis=1)
-        seeds = [s for s, d in zip(seeds, apart) if d >= 0.5 * side]
-    return seeds
-
-
-def darkness(gray: np.ndarray, side: float, clean: np.ndarray | None = None) -> np.ndarray:
-    """How much darker each pixel is than round it, as a share, for marks thinner than a
-    quarter of a face (a black-hat).  `clean`: `closed(gray, side)`, if already made."""
-    gray_f = gray.astype(np.float32)
-    dark = (closed(gray, side) if clean is None else clean) - gray_f
-    return dark / (gray_f + dark + 10)
-
-
-def _ink(depth: np.ndarray, changed: np.ndarray | None, least: float) -> np.ndarray:
-    """The marks at least this much darker than round them, 0/255."""
-    ink = (depth > least).astype(np.uint8) * 255
-    return ink if changed is None else ink & changed
-
-
-def _same_middle(a: tuple[int, int, int, int], b: tuple[int, int, int, int], side: float) -> bool:
-    """Whether two seeds' boxes have nearly the same middle (they would find the same face)."""
-    return bool(np.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2) < SAME_MIDDLE * side)
-
-
-def _seeds(ink: np.ndarray, side: float, lines: bool = False) -> list[tuple[int, int, int, int]]:
-    """The boxes round the letter-sized marks of an ink map; with `lines`, also of the
-    letters in wide marks once their straight lines are taken away (for the strong ink
-    only: the fainter marks join up with the table's grain and weave, at a cost)."""
-    seeds, joined = [], []
-    marks = _marks(ink, side)
-    for x, y, w, h, blob in marks:
-        if max(w, h) <= SEED_REACH * side:
-            seeds.append((x, y, w, h))
-        else:
-            joined.append((x, y, w, h, blob))
-    # a letter joined to a cube's dark edge, the gap between touching cubes or the walls
-    # of a Boggle tray (one grid round every cube): those are lines a pixel or two wide,
-    # which an opening wipes off the letter; what is still too wide is opened wider (an
-    # edge in shade beside a bold letter)
-    for line in EDGE_LINES:
-        still = []
-        for x, y, w, h, blob in joined:
-            alone = cv2.morphologyEx(ink[y:y + h, x:x + w] & blob, cv2.MORPH_OPEN, _disc(side * line))
-            for a, b, c, d, part in _marks(alone, side):
-                if max(c, d) <= SEED_REACH * side:
-                    seeds.append((x + a, y + b, c, d))
-                else:
-                    still.append((x + a, y + b, c, d, part))
-        joined = still
-    if not lines:
-        return seeds
-    return seeds + [seed for seed in _off_straight_lines(ink, marks, side)
-                    if not any(_same_middle(seed, other, side) for other in seeds)]
-
-
-def _off_straight_lines(ink: np.ndarray, marks, side: float) -> list[tuple[int, int, int, int]]:
-    """The letters of wide marks once the long straight lines in them are taken away:
-    the gaps between packed cubes and a tray's walls run straight for a face's length and
-    more, and take with them letters whose strokes are as thin as they are (which an
-    opening would wipe off too)."""
-    seeds = []
-    for x, y, w, h, blob in marks:
-        if not SEED_REACH * side < max(w, h) <= LINES_REACH * side:
-            continue
-        part = ink[y:y + h, x:x + w] & blob
-        alone = part & ~cv2.dilate(_straight_lines(part, _odd(STRAIGHT_RUN * side)), np.ones((3, 3), np.uint8))
-        seeds += [(x + a, y + b, c, d) for a, b, c, d, _ in _marks(alone, side)
-                  if LINES_LETTER * side <= max(c, d) <= SEED_REACH * side]
-    return seeds
-
-
-def _straight_lines(part: np.ndarray, length: int) -> np.ndarray:
-    """The pixels of a mark on straight runs at least `length` long (an opening with a
-    line): looked for only along the mark's own main directions, where the edges of its
-    pixels mostly run (a tray's two, a few in a cluster of cubes), to keep the work small."""
-    lines = np.zeros_like(part)
-    kernels = _line_kernels(length)
-    for index in _main_directions(part):
-        for near in range(index - LINE_SPREAD, index + LINE_SPREAD + 1):
-            lines |= cv2.morphologyEx(part, cv2.MORPH_OPEN, kernels[near % LINE_ANGLES])
-    return lines
-
-
-def _main_directions(part: np.ndarray, most: int = MAIN_DIRECTIONS) -> list[int]:
-    """The directions (of LINE_ANGLES round half a turn) the edges of a mark mostly run
-    along, strongest first: the peaks of a histogram of its gradients' directions."""
-    gx = cv2.Sobel(part, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(part, cv2.CV_32F, 0, 1)
-    strength = np.hypot(gx, gy)
-    edges = strength > 0
-    along = (np.arctan2(gy[edges], gx[edges]) + np.pi / 2) % np.pi
-    counts = np.bincount((along / np.pi * LINE_ANGLES).astype(int) % LINE_ANGLES, strength[edges], LINE_ANGLES)
-    counts = counts + np.roll(counts, 1) + np.roll(counts, -1)
-    peaks = [i for i in np.argsort(-counts)
-             if counts[i] >= counts[i - 1] and counts[i] >= counts[(i + 1) % LINE_ANGLES]]
-    return [int(i) for i in peaks[:most]]
-
-
-@lru_cache(maxsize=8)
-def _line_kernels(length: int) -> list[np.ndarray]:
-    """Line-shaped kernels `length` long, a pixel thick, in LINE_ANGLES directions."""
-    kernels, middle = [], length // 2
-    for angle in np.linspace(0, np.pi, LINE_ANGLES, endpoint=False):
-        kernel = np.zeros((length, length), np.uint8)
-        dx, dy = np.cos(angle) * middle, np.sin(angle) * middle
-        cv2.line(kernel, (round(middle - dx), round(middle - dy)), (round(middle + dx), round(middle + dy)), 1, 1)
-        kernels.append(kernel)
-    return kernels
-
-
-def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.ndarray | None]]:
-    """The marks in an ink map once each letter's pieces are joined, large enough to be
-    a letter: their boxes, and the own pixels within its box of each mark too wide to be
-    one letter."""
-    joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, _disc(side * 0.12))
-    # (16-bit labels, where they cannot run out, halve the labelling's time)
-    label_type = cv2.CV_16U if cv2.countNonZero(joined) < 65535 else cv2.CV_32S
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8, ltype=label_type)
-    marks = []
-    for label, (x, y, w, h, area) in enumerate(stats[1:], start=1):
-        if max(w, h) >= 0.2 * side and area >= 0.015 * side * side:
-            # the mark's own pixels, only where it may be parted (most marks are letters)
-            blob = (labels[y:y + h, x:x + w] == label).astype(np.uint8) * 255 if max(w, h) > SEED_REACH * side \
-                else None
-            marks.append((int(x), int(y), int(w), int(h), blob))
-    return marks
 
 
 class AxisField:
@@ -672,7 +472,7 @@ def _changed(image: np.ndarray, background: np.ndarray | None, scale: float) -> 
     diff = cv2.absdiff(image, background).max(axis=2)
     diff = cv2.resize(diff, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     mask = (cv2.GaussianBlur(diff, (0, 0), 1.5) > CHANGED).astype(np.uint8) * 255
-    return cv2.dilate(mask, _disc(WORK_WIDTH * 0.01))
+    return cv2.dilate(mask, disc(WORK_WIDTH * 0.01))
 
 
 class _Searched(dict):
@@ -857,7 +657,7 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     known = [c.seed for c in traced if c.seed is not None]
     traced += _looked_again(found, clean, faint_letter_seeds(view.red_darkness(side), side, changed, known, least,
                                                              plastic))
-    if least < INK_DEPTH * FAINT_LETTER:
+    if least < FAINT_LETTER_DEPTH:
         known = [c.seed for c in traced if c.seed is not None]
         _looked_again(found, clean, faint_letter_seeds(depth, side, changed, known, least, plastic))
     return found
@@ -880,7 +680,7 @@ def _faintest_letter(print_contrast: float | None) -> float:
     (see `_print_contrast`: whole print shows 0.5 and more), a share of its contrast.
     (A worn black print can show more contrast than its worn red one, pale in grey:
     both are looked for as faint.)"""
-    faint = INK_DEPTH * FAINT_LETTER
+    faint = FAINT_LETTER_DEPTH
     if print_contrast is None:
         return faint
     return min(faint, max(PALEST_PRINT, WORN_SHARE * print_contrast))

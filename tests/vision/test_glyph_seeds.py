@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import faces
+from vision import faces, glyph_seeds
 from vision.synth3d import make_throw_3d
 
 SIDE = 40
@@ -27,8 +27,8 @@ def _letter_sized(seeds):
 
 
 def test_a_letter_joined_to_an_edge_line_is_still_a_seed():
-    alone = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(False), SIDE), SIDE))
-    joined = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(True), SIDE), SIDE))
+    alone = _letter_sized(glyph_seeds.glyph_seeds(glyph_seeds.darkness(_face_with_n(False), SIDE), SIDE))
+    joined = _letter_sized(glyph_seeds.glyph_seeds(glyph_seeds.darkness(_face_with_n(True), SIDE), SIDE))
     assert len(alone) == 1 and len(joined) == 1
     assert np.abs(np.subtract(joined[0], alone[0])).max() <= 2      # the letter's box, give or take a stub
 
@@ -36,8 +36,8 @@ def test_a_letter_joined_to_an_edge_line_is_still_a_seed():
 def test_a_letter_joined_to_the_walls_of_a_tray_is_still_a_seed():
     # the gaps and walls of a Boggle tray make one dark grid wider than any cluster of
     # cubes: a letter joined to it is parted from it all the same
-    alone = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(False), SIDE), SIDE))
-    joined = _letter_sized(faces.glyph_seeds(faces.darkness(_face_with_n(True, faces_long=6), SIDE), SIDE))
+    alone = _letter_sized(glyph_seeds.glyph_seeds(glyph_seeds.darkness(_face_with_n(False), SIDE), SIDE))
+    joined = _letter_sized(glyph_seeds.glyph_seeds(glyph_seeds.darkness(_face_with_n(True, faces_long=6), SIDE), SIDE))
     assert len(joined) == 1 and np.abs(np.subtract(joined[0], alone[0])).max() <= 2
 
 
@@ -58,7 +58,7 @@ def test_thin_letters_joined_to_a_trays_walls_are_parted_from_them():
             if (row + column) % 2:
                 cv2.line(image, (x, y), (x + 12, y), 40, 2)
             letters.append((x + 4, y + 12))
-    seeds = faces.glyph_seeds(faces.darkness(image, SIDE), SIDE)
+    seeds = glyph_seeds.glyph_seeds(glyph_seeds.darkness(image, SIDE), SIDE)
     middles = np.float32([[x + w / 2, y + h / 2] for x, y, w, h in seeds]).reshape(-1, 2)
     found = [(np.linalg.norm(middles - letter, axis=1) < 0.3 * SIDE).any() for letter in letters]
     assert sum(found) >= 23, sum(found)
@@ -81,7 +81,7 @@ def test_a_blurred_letter_in_pieces_is_one_seed():
     cv2.line(image, (x, y), (x + 20, y + h), 150, 2)
     cv2.line(image, (x, y + h), (x, y), 30, 5)
     cv2.line(image, (x + 20, y + h), (x + 20, y), 30, 5)
-    seeds = faces.blurred_letter_seeds(faces.darkness(image, SIDE), SIDE)
+    seeds = glyph_seeds.blurred_letter_seeds(glyph_seeds.darkness(image, SIDE), SIDE)
     assert any(sx <= x - 2 and sx + w >= x + 22 and sy <= y and sy + sh >= y + h for sx, sy, w, sh in seeds)
 
 
@@ -96,9 +96,9 @@ def test_a_faint_letter_apart_from_the_seeds_is_found_once_the_side_is_known():
     image = np.full((200, 300), 215, np.uint8)
     _n(image, 40, 80, 30)
     _n(image, 200, 80, 160)
-    bold = faces.glyph_seeds(faces.darkness(image, SIDE), SIDE)
+    bold = glyph_seeds.glyph_seeds(glyph_seeds.darkness(image, SIDE), SIDE)
     assert [x < 100 for x, _, _, _ in bold] == [True]
-    faint = faces.faint_letter_seeds(faces.darkness(image, SIDE), SIDE, None, bold)
+    faint = glyph_seeds.faint_letter_seeds(glyph_seeds.darkness(image, SIDE), SIDE, None, bold)
     assert len(faint) == 1 and faint[0][0] >= 190       # the faint N, and not the bold one again
 
 
@@ -108,7 +108,7 @@ def test_a_weave_of_faint_marks_is_the_table_not_letters():
     for x in range(20, 580, 60):
         for y in range(20, 380, 60):
             _n(image, x, y, 160)
-    assert faces.faint_letter_seeds(faces.darkness(image, SIDE), SIDE, None, []) == []
+    assert glyph_seeds.faint_letter_seeds(glyph_seeds.darkness(image, SIDE), SIDE, None, []) == []
 
 
 def test_a_faint_letter_on_a_cube_is_found_among_a_weave_as_faint_on_a_darker_cloth():
@@ -122,10 +122,10 @@ def test_a_faint_letter_on_a_cube_is_found_among_a_weave_as_faint_on_a_darker_cl
             _n(image, x, y, 90)
     cv2.rectangle(image, (270, 150), (350, 230), 215, -1)
     _n(image, 300, 175, 160)
-    depth = faces.darkness(image, SIDE)
-    assert faces.faint_letter_seeds(depth, SIDE, None, []) == []
-    plastic = cv2.inRange(faces.closed(image, SIDE), 215 / faces.PLASTIC_SPREAD, 215 * faces.PLASTIC_SPREAD)
-    found = faces.faint_letter_seeds(depth, SIDE, None, [], plastic=plastic)
+    depth = glyph_seeds.darkness(image, SIDE)
+    assert glyph_seeds.faint_letter_seeds(depth, SIDE, None, []) == []
+    plastic = cv2.inRange(glyph_seeds.closed(image, SIDE), 215 / faces.PLASTIC_SPREAD, 215 * faces.PLASTIC_SPREAD)
+    found = glyph_seeds.faint_letter_seeds(depth, SIDE, None, [], plastic=plastic)
     assert len(found) == 1 and 290 <= found[0][0] <= 310 and 165 <= found[0][1] <= 185
 
 
@@ -152,8 +152,8 @@ def test_red_ink_pale_in_grey_is_as_dark_as_black_where_red_letters_are_looked_f
         image[mask > 0] = ink
     image = (image * np.float32(light)).astype(np.uint8)
     view = faces._View.of(image)
-    assert [x < 100 for x, _, _, _ in faces.glyph_seeds(view.darkness(SIDE), SIDE)] == [True]   # black alone
+    assert [x < 100 for x, _, _, _ in glyph_seeds.glyph_seeds(view.darkness(SIDE), SIDE)] == [True]   # black alone
     red = view.red_darkness(SIDE)
-    assert sorted(x < 100 for x, _, _, _ in faces.glyph_seeds(red, SIDE)) == [False, True]
+    assert sorted(x < 100 for x, _, _, _ in glyph_seeds.glyph_seeds(red, SIDE)) == [False, True]
     assert red[60:75, 40:60].max() < 0.02                  # the plain face: no darker than round it
     assert red[80:106, 200:222].max() > 0.3 > view.darkness(SIDE)[80:106, 200:222].max()
