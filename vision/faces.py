@@ -49,6 +49,7 @@ from vision.bright import bright_outlines, order_corners
 from vision.glyph_seeds import (FAINT_LETTER_DEPTH, MOST_OUTLINES, blurred_letter_seeds, closed, darkness, disc,
                                 faint_letter_seeds, glyph_seeds)
 from vision.networks import ModelMissing
+from vision.perspective import Perspective
 from vision.warping import sampled, straightened
 
 WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the full image
@@ -72,12 +73,6 @@ SMALL_SIDE = 34           # working pixels: faces smaller than this are looked f
 CHANGED = 30              # grey levels that count as a change from the empty table
 GUESSED = 0.8             # a face guessed round a glyph counts as this square (less than one traced)
 GUESS_FIT = 0.9           # and its size as this good a fit: it has the expected size by making, not by finding
-MIN_FOR_PERSPECTIVE = 5   # probable faces needed to work out where the camera is
-FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's width (Pi camera 0.83, phones 0.7-0.9)
-LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
-STEEP_SIGHT_DEG = 20      # ... though seen straight down, they show this far out from the vertical
-CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
-OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
 GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])   # blue, green, red: their shares of grey
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
 SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness, and
@@ -534,11 +529,11 @@ class Found:
     scale: float                  # of the working copy to the photo
     side: float                   # of a top face, learned from the throw, working pixels
     candidates: list[_Candidate]
-    sight: "_Perspective | None"   # where the camera stands, if the faces' sizes say (straight down: a guess)
+    sight: "Perspective | None"   # where the camera stands, if the faces' sizes say (straight down: a guess)
     notes: list[str] = field(default_factory=list)   # what the finder could not do, for the reading's notes
 
     @property
-    def perspective(self) -> "_Perspective | None":
+    def perspective(self) -> "Perspective | None":
         return _leaning(self.sight)
 
     def foot_of(self, c: _Candidate) -> np.ndarray | None:
@@ -698,14 +693,14 @@ def _looked_again(found: Found, clean: np.ndarray, seeds: list[tuple[int, int, i
     return traced
 
 
-def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ...]) -> "_Perspective | None":
+def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ...]) -> "Perspective | None":
     """Where the camera stands, from the probable faces of about the learned size."""
     threshold = _likely(candidates)
-    return _Perspective.fit([c for c in candidates if c.likeness > threshold and _size_fit(c.area, side) > 0.7],
+    return Perspective.fit([c for c in candidates if c.likeness > threshold and _size_fit(c.area, side) > 0.7],
                             shape)
 
 
-def _leaning(sight: "_Perspective | None") -> "_Perspective | None":
+def _leaning(sight: "Perspective | None") -> "Perspective | None":
     """The camera's place where the faces' sizes show it leaning: seen straight down, the
     place of its foot is only a guess (good enough to tell the far edges' side faces), and
     the faces' sizes and the face network go without it, as the network was taught."""
@@ -716,7 +711,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
     """The top faces among the candidates: each face once, never a side face."""
     scale, side, candidates = found.scale, found.side, found.candidates
     search = Search(side=side / scale, notes=list(found.notes))
-    sight = found.sight               # (straight down, a guess: see _Perspective.side_of)
+    sight = found.sight               # (straight down, a guess: see Perspective.side_of)
     kept: list[_Candidate] = []
     rival: dict[int, float] = {}
     print_contrast = _print_contrast(candidates)
@@ -792,106 +787,13 @@ def _judge(found: Found, more: list[_Candidate] | None = None) -> None:
         found.notes.append(f"Top faces told from side faces by their look alone: {exc}.")
 
 
-@dataclass
-class _Perspective:
-    """Where the table's vertical lines meet in the photo (the point under the camera),
-    worked out from how the top faces' size changes across it: on a plane seen through a
-    pinhole, a small square's apparent side is an affine function of its place in the
-    photo, s = a + b x + c y, and the point below the camera lies at f^2 (b, c) / a from
-    the photo's centre (f the focal length in pixels).  A side face lies between its top
-    face and the cube's foot, i.e. on the side of the top face towards that point, and as
-    far from it as the view is steep: this tells a side face from a top face whatever the
-    light, and even where the top face is the more foreshortened of the two."""
-    size: np.ndarray             # a, b, c
-    centre: np.ndarray
-    focal: float
-    below: np.ndarray            # the point under the camera, working-image pixels
-
-    @classmethod
-    def fit(cls, candidates: list["_Candidate"], shape: tuple[int, ...]) -> "_Perspective | None":
-        if len(candidates) < MIN_FOR_PERSPECTIVE:
-            return None
-        centre = np.array([shape[1] / 2, shape[0] / 2])
-        points = np.array([c.middle for c in candidates]) - centre
-        sides = np.sqrt([c.area for c in candidates])
-        design = np.column_stack([np.ones(len(points)), points])
-        keep = np.ones(len(points), bool)
-        for _ in range(2):              # once more without the faces the first fit explains worst
-            (a, b, c), *_ = np.linalg.lstsq(design[keep], sides[keep], rcond=None)
-            misfit = np.abs(design @ (a, b, c) - sides)
-            keep = misfit <= max(2.5 * np.median(misfit[keep]), 0.04 * np.median(sides))
-            if keep.sum() < MIN_FOR_PERSPECTIVE:
-                return None
-        focal = FOCAL_SHARE * shape[1]
-        if a <= 0:
-            return None
-        if focal * np.hypot(b, c) / a < np.tan(np.radians(LEAST_TILT_DEG)):
-            # seen (nearly) straight down: the sizes' own scatter would decide which way
-            # the camera leans, so its foot is taken at the photo's middle (a sixth of the
-            # width away at most); the far edges' side faces still show, outwards from it
-            return cls(np.array([a, 0.0, 0.0]), centre, focal, centre)
-        return cls(np.array([a, b, c]), centre, focal, centre + focal * focal * np.array([b, c]) / a)
-
-    @property
-    def tilted(self) -> bool:
-        """Whether the faces' sizes show which way the camera leans."""
-        return bool(self.size[1] or self.size[2])
-
-    def foot_from(self, c: "_Candidate") -> np.ndarray:
-        """The direction from a candidate to the point under the camera: its side faces,
-        if it is a top face, lie that way; its top face, if it is a side face, the other."""
-        return self.below - c.middle
-
-    def side_at(self, point: np.ndarray, learned: float) -> float:
-        """The side of a top face at `point`, working pixels; within a third of the
-        learned side (the fit is only sure near the faces it was made from)."""
-        x, y = point - self.centre
-        return float(np.clip(self.size @ (1.0, x, y), 0.75 * learned, 1.33 * learned))
-
-    def side_face_offset(self, point: np.ndarray) -> float:
-        """How far a side face's middle lies from its top face's middle at `point`: half a
-        cube's edge towards the camera, foreshortened by the cosine of the angle between
-        the line of sight and the vertical, and half an edge down, which shows as its sine.
-        The fit is of the faces' areas, whose sides are an edge times the root of that
-        cosine: at the far edge of a steep view (45 degrees) the edge is a fifth longer
-        than the side, and the offset is 0.84 of a side, not a whole one."""
-        x, y = point - self.centre
-        side = float(self.size @ (1.0, x, y))
-        cosine = max(self._sight_cosine(point), 0.2)
-        return side * (cosine + np.sqrt(1 - cosine * cosine)) / (2 * np.sqrt(cosine))
-
-    def _sight_cosine(self, point: np.ndarray) -> float:
-        """The cosine of the angle between the line of sight to `point` and the vertical."""
-        x, y = point - self.centre
-        up = np.array([self.size[1] * self.focal, self.size[2] * self.focal, self.size[0]])
-        sight = np.array([x, y, self.focal])
-        return float(abs(sight @ up) / (np.linalg.norm(sight) * np.linalg.norm(up)))
-
-    def side_of(self, c: "_Candidate", k: "_Candidate") -> "_Candidate | None":
-        """Which of two joined candidates is the other's side face, if their places say
-        so: one lies from the other towards the camera's foot, as far as a side face
-        would; None where they do not (a neighbour's side face beside a top face, a pair
-        lying across the direction, or the foot between them)."""
-        a, b = k.middle, c.middle
-        offset, down = b - a, self.below - (a + b) / 2
-        apart = float(np.linalg.norm(offset))
-        if np.linalg.norm(down) < apart:
-            return None
-        if not self.tilted and self._sight_cosine((a + b) / 2) > np.cos(np.radians(STEEP_SIGHT_DEG)):
-            return None       # the foot only guessed, and the side faces too narrow to tell
-        cosine = float(offset @ down / (apart * np.linalg.norm(down) + 1e-9))
-        if abs(cosine) < CLEAR_DIRECTION or abs(apart / self.side_face_offset((a + b) / 2) - 1) > OFFSET_SLACK:
-            return None
-        return c if cosine > 0 else k
-
-
 def _size_fit(area: float, side: float) -> float:
     """1 for a face of the learned size, less for larger or smaller."""
     return float(np.sqrt(min(area, side * side) / max(area, side * side)))
 
 
 def _top_of(c: _Candidate, k: _Candidate, side: float,
-            perspective: _Perspective | None) -> tuple[_Candidate, _Candidate, bool]:
+            perspective: Perspective | None) -> tuple[_Candidate, _Candidate, bool]:
     """Of two joined faces, (the top face, the other, whether the signs disagreed).  Each
     sign that is clear votes, the surest first: a face clearly more face-like than the
     other is the top one (the other is often a neighbour's side face, whose place would

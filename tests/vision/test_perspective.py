@@ -8,6 +8,7 @@ import pytest
 
 from vision import faces
 from vision.bench import MATCH_RADIUS, match
+from vision.perspective import STEEP_SIGHT_DEG, Perspective
 from vision.reader import read_image
 from vision.synth3d import CUBE_MM, make_scene, make_throw_3d
 
@@ -17,16 +18,16 @@ def _foot(seed: int):
     scene = make_scene(seed, hard=False)
     throw = make_throw_3d(seed, hard=False)
     fitted = []
-    real_fit = faces._Perspective.fit.__func__
+    real_fit = Perspective.fit.__func__
 
     def spy(cls, candidates, shape):
         fitted.append((real_fit(cls, candidates, shape), shape))
         return fitted[-1][0]
     try:
-        faces._Perspective.fit = classmethod(spy)
+        Perspective.fit = classmethod(spy)
         faces.search_faces(throw.image)
     finally:
-        faces._Perspective.fit = classmethod(real_fit)
+        Perspective.fit = classmethod(real_fit)
     (perspective, shape), = fitted
     camera = scene.camera
     scale = shape[1] / throw.image.shape[1]       # of the working copy the faces were found in
@@ -57,11 +58,11 @@ def test_seen_straight_down_a_side_face_is_told_by_its_place_only_at_the_photos_
     # do, and where the camera's foot truly is (a tilt under 10 degrees puts it up to a
     # sixth of the width from the middle) would decide
     pairs = _virtual_cubes(make_scene(0, hard=False).camera)
-    perspective = faces._Perspective.fit([top for top, _ in pairs], (1232, 1640))
+    perspective = Perspective.fit([top for top, _ in pairs], (1232, 1640))
     assert not perspective.tilted
     told, middle = 0, 0
     for top, side_face in pairs:
-        far_out = np.linalg.norm(top.middle - (820, 616)) > 0.8 * 1640 * np.tan(np.radians(faces.STEEP_SIGHT_DEG))
+        far_out = np.linalg.norm(top.middle - (820, 616)) > 0.8 * 1640 * np.tan(np.radians(STEEP_SIGHT_DEG))
         said = perspective.side_of(top, side_face), perspective.side_of(side_face, top)
         if far_out:
             told += said == (side_face, side_face)
@@ -90,7 +91,7 @@ def _face(x, y, side=40.0, level=180.0, evenness=0.01):
 
 def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagreement_is_kept():
     # a camera whose foot lies far below the photo: side faces lie below their top faces
-    view = faces._Perspective(np.array([40.0, 0.0, 0.02]), np.array([512.0, 384.0]), 820.0,
+    view = Perspective(np.array([40.0, 0.0, 0.02]), np.array([512.0, 384.0]), 820.0,
                               np.array([512.0, 384.0 + 820.0 ** 2 * 0.02 / 40.0]))
     top, below = _face(500, 300), _face(500, 300 + view.side_face_offset(np.array([500.0, 320.0])))
     assert faces._top_of(below, top, 40.0, view)[:2] == (top, below)
@@ -110,7 +111,7 @@ def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagree
 def test_a_stray_outline_beyond_a_top_face_leaves_no_doubt_though_its_place_makes_it_the_top():
     # a camera whose foot lies far below the photo: the top face lies where the side face
     # of an outline above it would, but the network takes that outline for no face at all
-    view = faces._Perspective(np.array([40.0, 0.0, 0.02]), np.array([512.0, 384.0]), 820.0,
+    view = Perspective(np.array([40.0, 0.0, 0.02]), np.array([512.0, 384.0]), 820.0,
                               np.array([512.0, 384.0 + 820.0 ** 2 * 0.02 / 40.0]))
     top = _face(500, 300)
     beyond = _face(500, 300 - view.side_face_offset(np.array([500.0, 280.0])))
@@ -184,7 +185,7 @@ def test_a_side_face_lies_from_its_top_face_as_far_as_the_camera_shows_it():
     # twice too far, and a side face lying where it does went unseen.  (The fit itself
     # makes the view a little steeper than it is: within 15 %, 6-14 % too far here)
     pairs = _virtual_cubes(make_scene(4, hard=True).camera)
-    perspective = faces._Perspective.fit([top for top, _ in pairs], (1232, 1640))
+    perspective = Perspective.fit([top for top, _ in pairs], (1232, 1640))
     for top, side_face in pairs:
         a, b = top.centre, side_face.middle
         assert perspective.side_face_offset((a + b) / 2) == pytest.approx(np.linalg.norm(b - a), rel=0.15)

@@ -1,0 +1,115 @@
+"""Where the camera stands, from the top faces found: how their size changes across the
+photo says which way it leans, where the point under it lies, and so where a top face's
+side faces show (towards that point, as far as the view is steep)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+MIN_FOR_PERSPECTIVE = 5   # probable faces needed to work out where the camera is
+FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's width (Pi camera 0.83, phones 0.7-0.9)
+LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
+STEEP_SIGHT_DEG = 20      # ... though seen straight down, they show this far out from the vertical
+CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
+OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
+
+
+class Placed(Protocol):
+    """A face found in the photo: its middle and its area, working-image pixels."""
+    middle: np.ndarray
+    area: float
+
+
+@dataclass
+class Perspective:
+    """Where the table's vertical lines meet in the photo (the point under the camera),
+    worked out from how the top faces' size changes across it: on a plane seen through a
+    pinhole, a small square's apparent side is an affine function of its place in the
+    photo, s = a + b x + c y, and the point below the camera lies at f^2 (b, c) / a from
+    the photo's centre (f the focal length in pixels).  A side face lies between its top
+    face and the cube's foot, i.e. on the side of the top face towards that point, and as
+    far from it as the view is steep: this tells a side face from a top face whatever the
+    light, and even where the top face is the more foreshortened of the two."""
+    size: np.ndarray             # a, b, c
+    centre: np.ndarray
+    focal: float
+    below: np.ndarray            # the point under the camera, working-image pixels
+
+    @classmethod
+    def fit(cls, candidates: list[Placed], shape: tuple[int, ...]) -> "Perspective | None":
+        if len(candidates) < MIN_FOR_PERSPECTIVE:
+            return None
+        centre = np.array([shape[1] / 2, shape[0] / 2])
+        points = np.array([c.middle for c in candidates]) - centre
+        sides = np.sqrt([c.area for c in candidates])
+        design = np.column_stack([np.ones(len(points)), points])
+        keep = np.ones(len(points), bool)
+        for _ in range(2):              # once more without the faces the first fit explains worst
+            (a, b, c), *_ = np.linalg.lstsq(design[keep], sides[keep], rcond=None)
+            misfit = np.abs(design @ (a, b, c) - sides)
+            keep = misfit <= max(2.5 * np.median(misfit[keep]), 0.04 * np.median(sides))
+            if keep.sum() < MIN_FOR_PERSPECTIVE:
+                return None
+        focal = FOCAL_SHARE * shape[1]
+        if a <= 0:
+            return None
+        if focal * np.hypot(b, c) / a < np.tan(np.radians(LEAST_TILT_DEG)):
+            # seen (nearly) straight down: the sizes' own scatter would decide which way
+            # the camera leans, so its foot is taken at the photo's middle (a sixth of the
+            # width away at most); the far edges' side faces still show, outwards from it
+            return cls(np.array([a, 0.0, 0.0]), centre, focal, centre)
+        return cls(np.array([a, b, c]), centre, focal, centre + focal * focal * np.array([b, c]) / a)
+
+    @property
+    def tilted(self) -> bool:
+        """Whether the faces' sizes show which way the camera leans."""
+        return bool(self.size[1] or self.size[2])
+
+    def foot_from(self, c: Placed) -> np.ndarray:
+        """The direction from a candidate to the point under the camera: its side faces,
+        if it is a top face, lie that way; its top face, if it is a side face, the other."""
+        return self.below - c.middle
+
+    def side_at(self, point: np.ndarray, learned: float) -> float:
+        """The side of a top face at `point`, working pixels; within a third of the
+        learned side (the fit is only sure near the faces it was made from)."""
+        x, y = point - self.centre
+        return float(np.clip(self.size @ (1.0, x, y), 0.75 * learned, 1.33 * learned))
+
+    def side_face_offset(self, point: np.ndarray) -> float:
+        """How far a side face's middle lies from its top face's middle at `point`: half a
+        cube's edge towards the camera, foreshortened by the cosine of the angle between
+        the line of sight and the vertical, and half an edge down, which shows as its sine.
+        The fit is of the faces' areas, whose sides are an edge times the root of that
+        cosine: at the far edge of a steep view (45 degrees) the edge is a fifth longer
+        than the side, and the offset is 0.84 of a side, not a whole one."""
+        x, y = point - self.centre
+        side = float(self.size @ (1.0, x, y))
+        cosine = max(self._sight_cosine(point), 0.2)
+        return side * (cosine + np.sqrt(1 - cosine * cosine)) / (2 * np.sqrt(cosine))
+
+    def _sight_cosine(self, point: np.ndarray) -> float:
+        """The cosine of the angle between the line of sight to `point` and the vertical."""
+        x, y = point - self.centre
+        up = np.array([self.size[1] * self.focal, self.size[2] * self.focal, self.size[0]])
+        sight = np.array([x, y, self.focal])
+        return float(abs(sight @ up) / (np.linalg.norm(sight) * np.linalg.norm(up)))
+
+    def side_of(self, c: Placed, k: Placed) -> "Placed | None":
+        """Which of two joined candidates is the other's side face, if their places say
+        so: one lies from the other towards the camera's foot, as far as a side face
+        would; None where they do not (a neighbour's side face beside a top face, a pair
+        lying across the direction, or the foot between them)."""
+        a, b = k.middle, c.middle
+        offset, down = b - a, self.below - (a + b) / 2
+        apart = float(np.linalg.norm(offset))
+        if np.linalg.norm(down) < apart:
+            return None
+        if not self.tilted and self._sight_cosine((a + b) / 2) > np.cos(np.radians(STEEP_SIGHT_DEG)):
+            return None       # the foot only guessed, and the side faces too narrow to tell
+        cosine = float(offset @ down / (apart * np.linalg.norm(down) + 1e-9))
+        if abs(cosine) < CLEAR_DIRECTION or abs(apart / self.side_face_offset((a + b) / 2) - 1) > OFFSET_SLACK:
+            return None
+        return c if cosine > 0 else k
