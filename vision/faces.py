@@ -67,7 +67,7 @@ JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
 PLASTIC_SPREAD = 1.25     # ground this much darker than the dimmest sure face, or lighter than the brightest, is no cube's
 NEAR = 0.15               # two sides this close (as a share) find the same faces
-FAR_LARGER = 1.4          # faces the face network is sure of this much larger than the side learned set the side
+FAR_LARGER = 1.4          # faces the network is sure of this much larger (by area) than the side learned set it
 NEAR_PAIR = 3.0           # of two faces' diagonals: faces further apart are not one cube's, nor overlap
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
 CHANGED = 30              # grey levels that count as a change from the empty table
@@ -549,10 +549,12 @@ class Found:
         others are refused as not square)."""
         return [c for c in (self.candidates if candidates is None else candidates) if c.squareness >= SQUARE_ENOUGH]
 
-    def sure_side(self) -> float | None:
+    def sure_side(self, long: bool = True) -> float | None:
         """The side of the traced outlines the face network is sure are top faces, if
-        there are a few (their long sides: a face seen at a slant is foreshortened)."""
-        sure = [max(c.width, c.height) for c in self.candidates
+        there are a few: their long sides (a face seen at a slant is foreshortened, so
+        they measure it best), or with `long` False, the roots of their areas (which a
+        slant never makes larger)."""
+        sure = [max(c.width, c.height) if long else np.sqrt(c.area) for c in self.candidates
                 if not c.guessed and c.topness is not None and c.topness > SURE_SIDE]
         return float(np.median(sure)) if len(sure) >= MIN_SURE_FACES else None
 
@@ -611,10 +613,11 @@ def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last
     # their side face, which make the side learned from them too large; the faces the
     # network is sure of do not.  Where those are clearly smaller, the candidates are
     # looked for again with their side; and where they are far larger (a gingham's
-    # squares, smaller than the faces, were taken for them), so too.  (Not where they are
-    # a little larger: a slanted face's long side, and a face traced with a strip of
-    # table, make that measure high, by 30 % on a steep view)
-    if checked is not None and not (1 - NEAR) * found.side <= checked <= FAR_LARGER * found.side:
+    # squares, smaller than the faces, were taken for them), so too.  (Larger measured by
+    # their areas: a slanted face's long side, and a face traced with a strip of table,
+    # make the long sides high, by 40 % and more of a true side on a steep view)
+    if checked is not None and (checked < (1 - NEAR) * found.side
+                                or found.sure_side(long=False) > FAR_LARGER * found.side):
         return _completed(view, scale, checked, searched(view, checked, changed, outlines), changed)
     return found
 
