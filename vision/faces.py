@@ -7,9 +7,10 @@ axes, the border is a strong change of brightness (to the table, to a side face,
 rounded edge), and every cube in a throw is the same size.  So:
 
 1. glyph seeds (glyph_seeds.py): thin dark marks on a lighter ground (a morphological
-   black-hat), joined into one blob per letter; faces brighter than the table also come from a whiteness
-   map (bright.py); once the side is known, fainter letters too (dim light, blur, the
-   small far faces of a steep view), unless the table's own pattern makes too many;
+   black-hat), joined into one blob per letter; faces brighter than the table also come
+   from a whiteness map (bright.py); once the side is known, fainter letters too (dim
+   light, blur, the small far faces of a steep view, worn print), unless the table's own
+   pattern makes too many;
 2. for each seed, the face's axes from the gradients round it (the four-fold mean
    angle), and along each axis the face's border: the first strong change of
    brightness, with the glyph wiped off inside its own box; the same border looked for
@@ -65,7 +66,8 @@ ALIKE = 0.7               # of two joined faces, one less than this share as fac
 NO_FACE = 0.05            # ... and one less than this share is no face at all: no other sign leaves the other in doubt
 JOINED_STEEP = 1.15       # of a face's own side: a face closer than this beside it, lit or sized
 FORESHORTENED = 0.7       # differently, is its side face (a side face seen steeply is nearly as tall)
-PLASTIC_SPREAD = 1.25     # ground this much darker than the dimmest sure face, or lighter than the brightest, is no cube's
+PLASTIC_SPREAD = 1.25     # ground this much darker than the dimmest sure face, or lighter than the brightest, is
+                          # no cube's
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 FAR_LARGER = 1.4          # faces the network is sure of this much larger (by area) than the side learned set it
 NEAR_PAIR = 3.0           # of two faces' diagonals: faces further apart are not one cube's, nor overlap

@@ -37,7 +37,8 @@ def test_a_letter_joined_to_the_walls_of_a_tray_is_still_a_seed():
     # the gaps and walls of a Boggle tray make one dark grid wider than any cluster of
     # cubes: a letter joined to it is parted from it all the same
     alone = _letter_sized(glyph_seeds.glyph_seeds(glyph_seeds.darkness(_face_with_n(False), SIDE), SIDE))
-    joined = _letter_sized(glyph_seeds.glyph_seeds(glyph_seeds.darkness(_face_with_n(True, faces_long=6), SIDE), SIDE))
+    depth = glyph_seeds.darkness(_face_with_n(True, faces_long=6), SIDE)
+    joined = _letter_sized(glyph_seeds.glyph_seeds(depth, SIDE))
     assert len(joined) == 1 and np.abs(np.subtract(joined[0], alone[0])).max() <= 2
 
 
