@@ -668,10 +668,11 @@ def _on_plastic(clean: np.ndarray, candidates: list[_Candidate]) -> np.ndarray |
     network is sure of, or between them (0/255): the dice of a throw share their
     plastic, though the light across the table may vary twice over.  None where too few
     faces are sure to tell."""
-    sure = [c.level for c in candidates if c.topness is not None and c.topness >= SURE_SIDE]
-    if len(sure) < MIN_SURE_FACES:
+    sure = _sure_faces(candidates)
+    if sure is None:
         return None
-    return cv2.inRange(clean, min(sure) / PLASTIC_SPREAD, max(sure) * PLASTIC_SPREAD)
+    levels = [c.level for c in sure]
+    return cv2.inRange(clean, min(levels) / PLASTIC_SPREAD, max(levels) * PLASTIC_SPREAD)
 
 
 def _faintest_letter(print_contrast: float | None) -> float:
@@ -680,10 +681,9 @@ def _faintest_letter(print_contrast: float | None) -> float:
     (see `_print_contrast`: whole print shows 0.5 and more), a share of its contrast.
     (A worn black print can show more contrast than its worn red one, pale in grey:
     both are looked for as faint.)"""
-    faint = FAINT_LETTER_DEPTH
     if print_contrast is None:
-        return faint
-    return min(faint, max(PALEST_PRINT, WORN_SHARE * print_contrast))
+        return FAINT_LETTER_DEPTH
+    return min(FAINT_LETTER_DEPTH, max(PALEST_PRINT, WORN_SHARE * print_contrast))
 
 
 def _looked_again(found: Found, clean: np.ndarray, seeds: list[tuple[int, int, int, int]]) -> list[_Candidate]:
@@ -880,11 +880,18 @@ def _contrast_needed(topness: float | None, print_contrast: float | None = None)
     return needed
 
 
+def _sure_faces(candidates: list[_Candidate]) -> list[_Candidate] | None:
+    """The faces the face network is sure of, where there are enough of them to tell
+    what the throw's dice share (their print, their plastic)."""
+    sure = [c for c in candidates if c.topness is not None and c.topness >= SURE_SIDE]
+    return sure if len(sure) >= MIN_SURE_FACES else None
+
+
 def _print_contrast(candidates: list[_Candidate]) -> float | None:
     """How dark the throw's print is: the typical glyph contrast of the faces the face
-    network is sure of, where there are enough of them to tell."""
-    sure = [c.contrast for c in candidates if c.topness is not None and c.topness >= SURE_SIDE]
-    return float(np.median(sure)) if len(sure) >= MIN_SURE_FACES else None
+    network is sure of."""
+    sure = _sure_faces(candidates)
+    return None if sure is None else float(np.median([c.contrast for c in sure]))
 
 
 def warp(image: np.ndarray, corners: np.ndarray, size: int = FACE_PIXELS) -> np.ndarray:
