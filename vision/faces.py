@@ -91,6 +91,9 @@ TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 SURE_SIDE = 0.9           # outlines the face network is this sure of measure the side ...
 MIN_SURE_FACES = 3        # ... where there are this many
+RESERVE_SQUARE = 0.45     # a refused candidate this square (a face a little foreshortened) ...
+RESERVE_TOP = 0.25        # ... that the face network takes this surely for a top face is held in reserve,
+RESERVE_APART = TOO_CLOSE  # ... where it lies as far from every kept face as two top faces' middles are
 
 
 @dataclass
@@ -101,6 +104,7 @@ class Face:
     likeness: float = 1.0      # how much the candidate looked like a top face, 0..1
     rival: float = 0.0         # likeness of a face joined to this one that was taken for its side face
     aside: bool = False        # it lies where a kept face's side face would (the camera's place says)
+    reserve: str = ""          # why it was refused, for a face held in reserve (see `_reserves`)
 
 
 @dataclass
@@ -116,6 +120,7 @@ class Search:
     faces: list[Face] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     side: float = 0.0
+    reserve: list[Face] = field(default_factory=list)     # refused, but cubes where the count lacks them
     notes: list[str] = field(default_factory=list)
 
 
@@ -718,6 +723,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
     search = Search(side=side / scale, notes=list(found.notes))
     sight = found.sight               # (straight down, a guess: see Perspective.side_of)
     kept: list[_Candidate] = []
+    refused: list[tuple[_Candidate, str]] = []
     rival: dict[int, float] = {}
     print_contrast = _print_contrast(candidates)
     # the most face-like first, and of those the nearest the learned size (an outline
@@ -726,27 +732,28 @@ def _select(image: np.ndarray, found: Found) -> Search:
     # before the guess round the same glyph, whose place is only the glyph's)
     for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else
                                                           _size_fit(c.area, found.side_at(c.middle)))):
-        reason = _refusal(c, side, print_contrast) if len(kept) < MOST_FACES else \
-            f"past the {MOST_FACES} most face-like faces"
-        nearby = [k for k in kept if _near(c, k)] if reason is None else []
-        if reason is None:
-            twin = next((k for k in nearby if _overlap(c, k) > OVERLAP and not _joined(c, k)), None)
-            reason = None if twin is None else "overlaps a squarer face (a second seed on it)"
-        if reason is None:
-            # (two overlapping faces are never two cubes, whatever the network says of them)
-            joined = next((k for k in nearby if _joined(c, k)
-                           and (not _both_top_faces(c, k) or _overlap(c, k) > OVERLAP)), None)
-            if joined is not None:
-                top, side_face, disputed = _top_of(c, joined, side, sight)
-                if top is c:
-                    kept = [c if k is joined else k for k in kept]
-                # where the signs disagreed, the reading must not come out sure either way
-                rival[id(top)] = max(rival.get(id(top), 0.0), top.score if disputed else side_face.score)
-                search.rejected.append(Rejected(side_face.ordered / scale,
-                                                "a side face of the face it joins (less face-like, nearer the camera's foot or darker)"))
-                continue
+        if len(kept) >= MOST_FACES:
+            search.rejected.append(Rejected(c.ordered / scale, f"past the {MOST_FACES} most face-like faces"))
+            continue
+        reason = _refusal(c, side, print_contrast)
         if reason:
-            search.rejected.append(Rejected(c.ordered / scale, reason))
+            refused.append((c, reason))
+            continue
+        nearby = [k for k in kept if _near(c, k)]
+        if any(_overlap(c, k) > OVERLAP and not _joined(c, k) for k in nearby):
+            search.rejected.append(Rejected(c.ordered / scale, "overlaps a squarer face (a second seed on it)"))
+            continue
+        # (two overlapping faces are never two cubes, whatever the network says of them)
+        joined = next((k for k in nearby if _joined(c, k)
+                       and (not _both_top_faces(c, k) or _overlap(c, k) > OVERLAP)), None)
+        if joined is not None:
+            top, side_face, disputed = _top_of(c, joined, side, sight)
+            if top is c:
+                kept = [c if k is joined else k for k in kept]
+            # where the signs disagreed, the reading must not come out sure either way
+            rival[id(top)] = max(rival.get(id(top), 0.0), top.score if disputed else side_face.score)
+            search.rejected.append(Rejected(side_face.ordered / scale,
+                                            "a side face of the face it joins (less face-like, nearer the camera's foot or darker)"))
             continue
         kept.append(c)
     # two faces closer than two cubes' top faces can be (in one plane, the table's, a
@@ -772,17 +779,50 @@ def _select(image: np.ndarray, found: Found) -> Search:
             if side_face is not None:
                 aside.add(id(side_face))
     for c in kept:
-        corners = c.ordered / scale
-        search.faces.append(Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score,
-                                 rival.get(id(c), 0.0), id(c) in aside))
+        search.faces.append(_face(image, c, scale, rival.get(id(c), 0.0), id(c) in aside))
+    held = _reserves(found, kept, refused)
+    for c, reason in refused:
+        if id(c) in held:
+            search.reserve.append(_face(image, c, scale, reserve=reason))
+        else:
+            search.rejected.append(Rejected(c.ordered / scale, reason))
     return search
 
 
-def _judge(found: Found, more: list[_Candidate] | None = None) -> None:
+def _face(image: np.ndarray, c: _Candidate, scale: float, rival: float = 0.0, aside: bool = False,
+          reserve: str = "") -> Face:
+    corners = c.ordered / scale
+    return Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score, rival, aside, reserve)
+
+
+def _reserves(found: Found, kept: list[_Candidate], refused: list[tuple[_Candidate, str]]) -> set[int]:
+    """The refused candidates held in reserve (their ids): a top face can fail a test
+    by a little (a red letter pale in grey, a face a little foreshortened, or shaded
+    unevenly), and where the throw's count then lacks a cube, a shadow or a side face
+    takes its place.  Held are those that pass the tests loosened (RESERVE_SQUARE, the
+    palest print's contrast) and that the face network takes for a top face fairly
+    surely (RESERVE_TOP), a top face's side from every kept face and from each other:
+    never a kept cube's side face.  The reader takes one only where it fits the count
+    better than a kept face (see the reader's `_keep_fitting`)."""
+    side = found.side
+    loose = [c for c, _ in refused if c.squareness >= RESERVE_SQUARE and c.contrast >= PALEST_PRINT
+             and SIZES[0] * side * side < c.area < SIZES[1] * side * side]
+    unjudged = [c for c in loose if c.topness is None]
+    if unjudged:
+        _judge(found, asked=unjudged)
+    held: list[_Candidate] = []
+    for c in sorted(loose, key=lambda c: -(c.topness or 0.0)):
+        apart = RESERVE_APART * found.side_at(c.middle)
+        if (c.topness or 0.0) >= RESERVE_TOP and all(math.dist(c.middle, k.middle) >= apart for k in kept + held):
+            held.append(c)
+    return {id(c) for c in held}
+
+
+def _judge(found: Found, more: list[_Candidate] | None = None, asked: list[_Candidate] | None = None) -> None:
     """The face network's topness for every candidate not refused outright (of `more`,
-    where given, instead of the found); without the network, the likeness alone decides
-    (and the notes say so)."""
-    asked = found.judged(more)
+    where given, instead of the found), or for every one `asked`; without the network,
+    the likeness alone decides (and the notes say so)."""
+    asked = found.judged(more) if asked is None else asked
     try:
         said = face_net.topness(found.view.small, [c.corners for c in asked],
                                 [found.foot_of(c) for c in asked])

@@ -54,6 +54,7 @@ CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less lik
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
 UNJUDGED_CELL = 0.5        # how face-like a board's empty-looking cell is taken to be without the face network
+HELD_IN_RESERVE = 0.2      # a face the finder refused by a little (faces._reserves) is this much less likely a cube
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 HAIRLINE_ASK = 0.9         # a glyph the network is less sure of (top probability x letterness) is read
@@ -131,6 +132,7 @@ class _Glyph:
     cut_off: bool = False     # a stroke of the letter may have been left out (at the face's edge, or faded)
     aside: bool = False       # it lies where a kept face's side face would
     pale: bool = False        # its ink is pale (see glyphs.Ink.pale)
+    reserve: str = ""         # why the finder refused it, for a face held in reserve (see faces._reserves)
 
     @property
     def red(self) -> bool:
@@ -170,7 +172,8 @@ class _Glyph:
     def trust(self) -> float:
         """How far the reading can be trusted to be a cube's top face at all, 0..1: a
         shadow, a paper edge or a side face must not carry a confident letter."""
-        unsure_which_face = self.rival > RIVAL_SHARE * self.likeness
+        # (a face held in reserve failed a test: it may be a side face or a shadow)
+        unsure_which_face = self.rival > RIVAL_SHARE * self.likeness or bool(self.reserve)
         return (min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
                 * (CLIPPED_DOUBT if self.clipped and self.plausibility < TRUSTED or self.cut_off else 1.0))
 
@@ -451,7 +454,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
     search = search_faces(image, background)
     rejected.extend(search.rejected)
     notes.extend(search.notes)
-    return _read_faces(image, search.faces, rejected, qu, notes)
+    return _read_faces(image, search.faces + search.reserve, rejected, qu, notes)
 
 
 def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], qu: bool, notes: list[str],
@@ -466,7 +469,8 @@ def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], 
             continue
         inked.append(_past_the_outline(image, face, ink, qu))
     return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
-                   face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside, ink.pale)
+                   face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside, ink.pale,
+                   face.reserve)
             for face, ink, distances, turns, letterness in _letter_distances(image, inked, qu, notes)]
 
 
@@ -526,15 +530,24 @@ def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[R
     costs = (_letter_costs(glyphs, cubes)
              + np.where(colour_free, 0.0, _colour_costs(glyphs, cubes, soft_colour=False)))
     pushed = (costs - np.array([[g.distances.min()] for g in glyphs])) / TEMPERATURE
-    doubt = np.array([[-np.log(max(g.plausibility * (PLACED_ASIDE if g.aside else 1.0), NET_FLOOR))]
-                      for g in glyphs])
+    doubt = np.array([[-np.log(max(g.plausibility * (PLACED_ASIDE if g.aside else 1.0)
+                                   * (HELD_IN_RESERVE if g.reserve else 1.0), NET_FLOOR))] for g in glyphs])
     keep_cost = np.hstack([pushed + doubt, np.zeros((len(glyphs), extra))])   # the last columns: not a cube
     kept = [column < len(cubes) for column in assign(keep_cost)]
     for g, keep in zip(glyphs, kept):
         if not keep:
-            rejected.append(Rejected(g.corners, f"less like one of the throw's cubes than the {len(cubes)} kept "
-                                                f"(plausibility {g.plausibility:.2f})"))
+            rejected.append(Rejected(g.corners, f"{g.reserve}, held in reserve: the count did not need it"
+                                     if g.reserve else f"less like one of the throw's cubes than the {len(cubes)} "
+                                                       f"kept (plausibility {g.plausibility:.2f})"))
     return [g for g, keep in zip(glyphs, kept) if keep]
+
+
+def _without_reserves(glyphs: list[_Glyph], rejected: list[Rejected]) -> list[_Glyph]:
+    """The glyphs of the faces kept: without the throw's count, nothing says a face held
+    in reserve is missing."""
+    rejected.extend(Rejected(g.corners, f"{g.reserve}, held in reserve: no cube count to need it")
+                    for g in glyphs if g.reserve)
+    return [g for g in glyphs if not g.reserve]
 
 
 def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
@@ -554,7 +567,8 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
                                g.mask, distances, g.turns,
                                float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
                                all(o.clipped for o in same), float(np.mean([o.letterness for o in same])),
-                               all(o.cut_off for o in same), any(o.aside for o in same), any(o.pale for o in same)))
+                               all(o.cut_off for o in same), any(o.aside for o in same), any(o.pale for o in same),
+                               g.reserve))
     return combined
 
 
@@ -587,6 +601,7 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         cubes = cube_list(cube_set, expected)
         glyphs = _keep_fitting(glyphs, cubes, rejected)
     else:
+        glyphs = _without_reserves(glyphs, rejected)
         most = expected or (len(pq.cubes(True, cube_set)) if cube_set != "any" else None)   # no more than the largest throw
         glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
         if cube_set == "any":       # Boggle dice may lie in their tray, a grid with no cell empty
