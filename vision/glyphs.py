@@ -48,6 +48,9 @@ class Ink:
     # face's edge (or, the reader finds, a hairline too faint to be ink: see reader._with_hairlines)
     cut_off: bool = False
     pale: bool = False        # paler than full-strength ink (print worn pale), so a little red may be a red ink's
+    # the box (x0, y0, x1, y1, face pixels) of the glyph with the ink left out that may be
+    # its own stroke (see cut_off), where there is such ink: the letter's whole extent
+    reach: tuple[int, int, int, int] | None = None
 
 
 def white_balanced(face: np.ndarray) -> np.ndarray:
@@ -87,6 +90,7 @@ def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> 
     bar_below = None
     _, mx, my, mw, mh, _, clipped = main
     cut_off = False
+    reach = [mx, my, mx + mw, my + mh]
     grown = (mx - 0.1 * mw, my - 0.1 * mh, mx + 1.1 * mw, my + 1.1 * mh)
     for i, x, y, w, h, area, touches in pieces:
         if touches and i != main[0] and not (x >= grown[0] and y >= grown[1] and x + w <= grown[2]
@@ -94,7 +98,9 @@ def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> 
                 and not (qu and _the_u((x, y, w, h), (mx, my, mw, mh), area / main[5], inner, labels == i)):
             # as large as the glyph and beside it as tall: maybe the letter's own stroke,
             # past an outline a little too small (an H's stems, cut off from its blurred bar)
-            cut_off = cut_off or (area >= CUT_OFF_SHARE * main[5] and _alongside((x, y, w, h), (mx, my, mw, mh)))
+            if area >= CUT_OFF_SHARE * main[5] and _alongside((x, y, w, h), (mx, my, mw, mh)):
+                cut_off = True
+                reach = [min(reach[0], x), min(reach[1], y), max(reach[2], x + w), max(reach[3], y + h)]
             continue
         beside = max(_gaps((x, y, w, h), (mx, my, mw, mh))) >= 0               # wholly off one side
         if i != main[0] and beside and area < main[5] * 0.5 and _elongation(labels == i) >= BAR_ASPECT:
@@ -109,7 +115,8 @@ def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> 
     redness, pale = _ink_colour(f[keep > 0])
     full = np.zeros((size, size), np.uint8)
     full[margin:size - margin, margin:size - margin] = keep
-    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off, pale)
+    return Ink(full, redness > RED_THRESHOLD, redness, bar_below, coverage, bool(clipped), cut_off, pale,
+               tuple(int(v) + margin for v in reach) if cut_off else None)
 
 
 def _ink_colour(ink: np.ndarray) -> tuple[float, bool]:

@@ -349,7 +349,7 @@ def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: l
              if _worth_a_look(face) and ink.clipped and reading.sureness < SECOND_LOOK_ASK]
     return _looked_again(image, inked, net, qu, asked,
                          lambda face, ink: _scaled(face.corners, LOOK_INSIDE),
-                         lambda before, after, ink: after.sureness > before.sureness + SECOND_LOOK_SURER)
+                         lambda before, after, *_: after.sureness > before.sureness + SECOND_LOOK_SURER)
 
 
 def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
@@ -358,23 +358,31 @@ def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list
     have the glyph in its middle (a cube's letter is): where the outline lies off the
     face, on its side face or a strip of table, the glyph is cut at the edge (an N or an
     M down to a T, an L to an I, and to letters the network can be sure of: an O to a C,
-    an M to an N).  Taken where the network is clearly surer of it, or fairly sure of
+    an M to an N).  So too a glyph read I or unsure, with ink left out beside it at the
+    edge that may be its own stroke (see glyphs.Ink.cut_off: a B's bowls past an outline
+    a side face's width off, its stem read I), moved to have the two in its middle (a
+    glyph read surely is left: packed in a tray, the ink beside it is the next die's
+    letter); but there the moved outline must not cut the glyph (where the ink beside
+    it was the side face's, it would).  Taken where the network is clearly surer of it, or fairly sure of
     another letter than the I, or sure of the glyph it shows whole."""
-    asked = [i for i, (face, ink) in enumerate(inked) if _worth_a_look(face) and ink.clipped]
+    asked = [i for i, ((face, ink), reading) in enumerate(zip(inked, net)) if _worth_a_look(face) and (
+        ink.clipped or ink.reach and (reading.sureness < SECOND_LOOK_ASK or _read_i(reading)))]
     return _looked_again(image, inked, net, qu, asked,
                          lambda face, ink: _centred_outline(image, face, ink, qu),
-                         lambda before, after, ink: (after.sureness > before.sureness + SECOND_LOOK_SURER
-                                                     or _read_i(before) and after.sureness >= CUT_I_SURE
-                                                     or not ink.clipped and after.sureness >= WHOLE_SURE))
+                         lambda before, after, was, ink: (was.clipped or not ink.clipped) and (
+                             after.sureness > before.sureness + SECOND_LOOK_SURER
+                             or _read_i(before) and after.sureness >= CUT_I_SURE
+                             or not ink.clipped and after.sureness >= WHOLE_SURE))
 
 
 def _looked_again(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading], qu: bool,
                   asked: list[int], outline_of: Callable[[Face, Ink], np.ndarray | None],
-                  better: Callable[[letter_net.NetReading, letter_net.NetReading, Ink], bool]
+                  better: Callable[[letter_net.NetReading, letter_net.NetReading, Ink, Ink], bool]
                   ) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
     """The `asked` glyphs read again from another outline (`outline_of(face, ink)`, None
-    where there is none), and taken so where that reading is `better(before, after)`
-    and not an I: another outline can cut a letter down to one stroke, which reads I."""
+    where there is none), and taken so where that reading is `better(before, after, the
+    ink before, the ink after)` and not an I: another outline can cut a letter down to
+    one stroke, which reads I."""
     inked, net = list(inked), list(net)
     looks = {}
     for i in asked:
@@ -386,7 +394,7 @@ def _looked_again(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[le
             looks[i] = replace(face, corners=corners, square=square), seen
     again = letter_net.read_glyphs([_as_read(ink) for _, ink in looks.values()], qu)
     for (i, looked), reading in zip(looks.items(), again):
-        if not _read_i(reading) and better(net[i], reading, looked[1]):
+        if not _read_i(reading) and better(net[i], reading, inked[i][1], looked[1]):
             inked[i], net[i] = looked, reading
     return inked, net
 
@@ -409,8 +417,12 @@ def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.nd
             ink = extract_ink(warp(image, corners), qu=qu)
             if ink is None:
                 return None
-        ys, xs = np.nonzero(ink.mask)
-        off_middle = np.float32([xs.min() + xs.max(), ys.min() + ys.max()]) / 2 - (size - 1) / 2
+        if ink.reach is None or ink.clipped:        # (a clipped glyph's own box says where it lies)
+            ys, xs = np.nonzero(ink.mask)
+            box = xs.min(), ys.min(), xs.max(), ys.max()
+        else:
+            box = ink.reach[0], ink.reach[1], ink.reach[2] - 1, ink.reach[3] - 1
+        off_middle = np.float32([box[0] + box[2], box[1] + box[3]]) / 2 - (size - 1) / 2
         corners = cv2.perspectiveTransform((square + off_middle)[None],
                                            cv2.getPerspectiveTransform(square, corners))[0]
     return corners

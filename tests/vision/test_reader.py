@@ -246,6 +246,16 @@ def test_a_glyph_cut_to_another_letter_is_read_whole_in_an_outline_round_it(seed
         assert reading_on(reading, truth, throw).letter == truth.letter, truth
 
 
+def test_a_glyph_whose_own_stroke_was_left_out_at_the_edge_is_read_in_an_outline_round_both():
+    # 262: an outline a quarter of a face off a B turned upside down; its bowls, at the
+    # outline's edge, were left out (as a neighbour's ink would be), and its stem, alone
+    # in the middle, was read I at 0.80
+    throw = make_throw_3d(262, hard=False)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for b in (t for t in throw.cubes if t.letter == "B"):
+        assert reading_on(reading, b, throw).letter == "B"
+
+
 def test_a_smaller_outline_that_cuts_a_letter_down_to_a_stroke_does_not_make_it_an_i():
     # a 3-D throw: an M at the edge of an outline too far to one side, read unsure; inside
     # a smaller outline only one stroke is left, which the network took for an I
