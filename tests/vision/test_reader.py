@@ -328,6 +328,18 @@ def test_worn_red_letters_are_looked_for_as_faint_as_the_black_print_shows(seed)
         assert (got.letter, got.red) == (truth.letter, truth.red)
 
 
+@pytest.mark.parametrize("seed, letter", [(1133, "V"), (281, "Q")])
+def test_red_print_worn_nearly_as_little_red_as_black_takes_its_colour_from_the_cube_set(seed, letter):
+    # worn pale, a red V (1133) and Q (281) are 0.078 and 0.074 red, just under the
+    # pale red's 0.08 of before: read black and sure, on the red cube that the letters
+    # gave them
+    throw = make_throw_3d(seed, hard=False, red_set="classic")
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    truth = next(t for t in throw.cubes if t.red and t.letter == letter)
+    got = reading_on(reading, truth, throw)
+    assert (got.letter, got.red) == (letter, True)
+
+
 def test_a_worn_red_letter_is_found_on_a_cloth_whose_weave_is_as_faint():
     # 1149: a red Y worn so pale that where faint letters are looked for, the cloth's
     # weave gives more marks than any throw has cubes, and every one was dropped as the
