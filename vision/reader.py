@@ -408,7 +408,9 @@ def _scaled(corners: np.ndarray, scale: float) -> np.ndarray:
 def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.ndarray | None:
     """The face's outline moved in its own plane until the glyph's box lies in its
     middle (CENTRING_STEPS times: a glyph cut at the edge shows less than its whole box
-    at first), or None where the glyph is lost on the way."""
+    at first), or None where the glyph is lost on the way.  Where the glyph, in its
+    middle, still runs into the edge, the outline is too small for it (a wide O cut to a
+    U, seen past a shadow at the face's edge), and is made LOOK_PAST larger."""
     size = face.square.shape[0]
     square = np.float32([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]])
     corners = face.corners.astype(np.float32)
@@ -425,7 +427,8 @@ def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.nd
         off_middle = np.float32([box[0] + box[2], box[1] + box[3]]) / 2 - (size - 1) / 2
         corners = cv2.perspectiveTransform((square + off_middle)[None],
                                            cv2.getPerspectiveTransform(square, corners))[0]
-    return corners
+    moved = extract_ink(warp(image, corners), qu=qu)
+    return _scaled(corners, LOOK_PAST) if moved is not None and moved.clipped else corners
 
 
 def _worth_a_look(face: Face) -> bool:

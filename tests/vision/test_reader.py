@@ -256,6 +256,15 @@ def test_a_glyph_whose_own_stroke_was_left_out_at_the_edge_is_read_in_an_outline
         assert reading_on(reading, b, throw).letter == "B"
 
 
+def test_a_glyph_still_cut_in_the_middle_of_its_outline_is_read_in_a_larger_one():
+    # 895 (print worn pale): a U upside down, wider than its face's outline, was cut at
+    # two edges; moved to have it in its middle, it still ran into the edge, and read L
+    throw = make_throw_3d(895, hard=False)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for u in (t for t in throw.cubes if t.letter == "U"):
+        assert reading_on(reading, u, throw).letter == "U"
+
+
 def test_a_smaller_outline_that_cuts_a_letter_down_to_a_stroke_does_not_make_it_an_i():
     # a 3-D throw: an M at the edge of an outline too far to one side, read unsure; inside
     # a smaller outline only one stroke is left, which the network took for an I
