@@ -363,8 +363,8 @@ def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list
     a side face's width off, its stem read I), moved to have the two in its middle (a
     glyph read surely is left: packed in a tray, the ink beside it is the next die's
     letter); but there the moved outline must not cut the glyph (where the ink beside
-    it was the side face's, it would).  Taken where the network is clearly surer of it, or fairly sure of
-    another letter than the I, or sure of the glyph it shows whole."""
+    it was the side face's, it would).  Taken where the network is clearly surer of it,
+    or fairly sure of another letter than the I, or sure of the glyph it shows whole."""
     asked = [i for i, ((face, ink), reading) in enumerate(zip(inked, net)) if _worth_a_look(face) and (
         ink.clipped or ink.reach and (reading.sureness < SECOND_LOOK_ASK or _read_i(reading)))]
     return _looked_again(image, inked, net, qu, asked,
@@ -409,8 +409,8 @@ def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.nd
     """The face's outline moved in its own plane until the glyph's box lies in its
     middle (CENTRING_STEPS times: a glyph cut at the edge shows less than its whole box
     at first), or None where the glyph is lost on the way.  Where the glyph, in its
-    middle, still runs into the edge, the outline is too small for it (a wide O cut to a
-    U, seen past a shadow at the face's edge), and is made LOOK_PAST larger."""
+    middle, still runs into the edge, the outline is too small for it (an upside-down U
+    wider than its outline, cut to an L), and is made LOOK_PAST larger."""
     size = face.square.shape[0]
     square = np.float32([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]])
     corners = face.corners.astype(np.float32)
