@@ -76,7 +76,7 @@ def test_a_face_a_little_uneven_that_the_network_half_believes_is_read_when_the_
 
 
 def test_a_face_refused_by_a_little_is_read_in_doubt_where_the_count_lacks_a_cube(monkeypatch):
-    # 1077: a V's face seen at a slant, its outline 0.598 square (0.6 is needed), and no
+    # 1077: a V's face seen at a slant, its outline 0.595 square (0.6 is needed), and no
     # other candidate on the cube: held in reserve, it is read where the throw's count
     # lacks a cube, in doubt (it failed a test); without a count, nothing needs it
     throw = make_throw_3d(1077, hard=False)
