@@ -348,7 +348,7 @@ def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: l
     asked = [i for i, ((face, ink), reading) in enumerate(zip(inked, net))
              if _worth_a_look(face) and ink.clipped and reading.sureness < SECOND_LOOK_ASK]
     return _looked_again(image, inked, net, qu, asked,
-                         lambda face, ink: _scaled(face.corners, LOOK_INSIDE),
+                         lambda face, ink: _look(image, face, _scaled(face.corners, LOOK_INSIDE), qu),
                          lambda before, after, *_: after.sureness > before.sureness + SECOND_LOOK_SURER)
 
 
@@ -376,22 +376,19 @@ def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list
 
 
 def _looked_again(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading], qu: bool,
-                  asked: list[int], outline_of: Callable[[Face, Ink], np.ndarray | None],
+                  asked: list[int], look_of: Callable[[Face, Ink], tuple[Face, Ink] | None],
                   better: Callable[[letter_net.NetReading, letter_net.NetReading, Ink, Ink], bool]
                   ) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
-    """The `asked` glyphs read again from another outline (`outline_of(face, ink)`, None
-    where there is none), and taken so where that reading is `better(before, after, the
+    """The `asked` glyphs read again from another outline (`look_of(face, ink)`: the face
+    there and its ink, or None where there is none), and taken so where that reading is `better(before, after, the
     ink before, the ink after)` and not an I: another outline can cut a letter down to
     one stroke, which reads I."""
     inked, net = list(inked), list(net)
     looks = {}
     for i in asked:
-        face, ink = inked[i]
-        corners = outline_of(face, ink)
-        square = None if corners is None else warp(image, corners)
-        seen = None if square is None else extract_ink(square, qu=qu)
-        if seen is not None:
-            looks[i] = replace(face, corners=corners, square=square), seen
+        looked = look_of(*inked[i])
+        if looked is not None:
+            looks[i] = looked
     again = letter_net.read_glyphs([_as_read(ink) for _, ink in looks.values()], qu)
     for (i, looked), reading in zip(looks.items(), again):
         if not _read_i(reading) and better(net[i], reading, inked[i][1], looked[1]):
@@ -405,10 +402,17 @@ def _scaled(corners: np.ndarray, scale: float) -> np.ndarray:
     return (middle + scale * (corners - middle)).astype(np.float32)
 
 
-def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.ndarray | None:
-    """The face's outline moved in its own plane until the glyph's box lies in its
+def _look(image: np.ndarray, face: Face, corners: np.ndarray, qu: bool) -> tuple[Face, Ink] | None:
+    """The face seen in another outline, and its ink there (None where it shows no glyph)."""
+    square = warp(image, corners)
+    ink = extract_ink(square, qu=qu)
+    return None if ink is None else (replace(face, corners=corners, square=square), ink)
+
+
+def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tuple[Face, Ink] | None:
+    """The face in its outline moved in its own plane until the glyph's box lies in its
     middle (CENTRING_STEPS times: a glyph cut at the edge shows less than its whole box
-    at first), or None where the glyph is lost on the way.  Where the glyph, in its
+    at first), and its ink there, or None where the glyph is lost on the way.  Where the glyph, in its
     middle, still runs into the edge, the outline is too small for it (an upside-down U
     wider than its outline, cut to an L), and is made LOOK_PAST larger."""
     size = face.square.shape[0]
@@ -427,8 +431,8 @@ def _centred_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> np.nd
         off_middle = np.float32([box[0] + box[2], box[1] + box[3]]) / 2 - (size - 1) / 2
         corners = cv2.perspectiveTransform((square + off_middle)[None],
                                            cv2.getPerspectiveTransform(square, corners))[0]
-    moved = extract_ink(warp(image, corners), qu=qu)
-    return _scaled(corners, LOOK_PAST) if moved is not None and moved.clipped else corners
+    moved = _look(image, face, corners, qu)
+    return _look(image, face, _scaled(corners, LOOK_PAST), qu) if moved is not None and moved[1].clipped else moved
 
 
 def _worth_a_look(face: Face) -> bool:
