@@ -103,7 +103,8 @@ class Face:
     square: np.ndarray     # FACE_PIXELS x FACE_PIXELS BGR, straightened
     likeness: float = 1.0      # how much the candidate looked like a top face, 0..1
     rival: float = 0.0         # likeness of a face joined to this one that was taken for its side face
-    aside: bool = False        # it lies where a kept face's side face would (the camera's place says)
+    aside: bool = False        # it lies where a kept face's side face would (the camera's place says),
+                               # or too close to a more face-like one for both to be top faces
     reserve: str = ""          # why it was refused, for a face held in reserve (see `_reserves`)
 
 
@@ -759,6 +760,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
     # two faces closer than two cubes' top faces can be (in one plane, the table's, a
     # side apart or more): one is a side face the signs did not tell, and either may be
     pairs = [(c, k) for i, c in enumerate(kept) for k in kept[i + 1:] if _near(c, k)]
+    crowded: list[tuple[_Candidate, _Candidate]] = []
     for c, k in pairs:
         middles = c.middle, k.middle
         # (the side there as the camera's place says, or as the larger face's own
@@ -768,6 +770,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
         if np.linalg.norm(middles[0] - middles[1]) < TOO_CLOSE * face_side:
             rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
             rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
+            crowded.append((c, k))
     # a kept face lying from another towards the camera's foot, as far as that one's side
     # face would, may be its side face however alike the two look (lit alike, the network
     # sure of both, as at the photo's far edges): where the count says a face is one too
@@ -778,6 +781,12 @@ def _select(image: np.ndarray, found: Found) -> Search:
             side_face = sight.side_of(c, k)
             if side_face is not None:
                 aside.add(id(side_face))
+    # and of two faces too close to be two top faces where the camera's place tells
+    # neither for the other's side face (its place only a fit), the less face-like (two
+    # touching cubes' side faces side by side at the far edge, both taken for faces)
+    for c, k in crowded:
+        if id(c) not in aside and id(k) not in aside:
+            aside.add(id(min(c, k, key=lambda f: f.score)))
     for c in kept:
         search.faces.append(_face(image, c, scale, rival.get(id(c), 0.0), id(c) in aside))
     held = _reserves(found, kept, refused)
