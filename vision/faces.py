@@ -47,8 +47,8 @@ import numpy as np
 
 from vision import face_net
 from vision.bright import bright_outlines, order_corners
-from vision.glyph_seeds import (FAINT_LETTER_DEPTH, MOST_OUTLINES, blurred_letter_seeds, closed, darkness, disc,
-                                faint_letter_seeds, glyph_seeds)
+from vision.glyph_seeds import (FAINT_LETTER_DEPTH, MOST_OUTLINES, blurred_letter_seeds, closed, closing_size,
+                                darkness, disc, faint_letter_seeds, glyph_seeds)
 from vision.networks import ModelMissing
 from vision.perspective import Perspective
 from vision.warping import sampled, straightened
@@ -338,8 +338,8 @@ class _View:
     gray: np.ndarray
     blurred: np.ndarray
     axes: AxisField
-    _closed: dict[float, np.ndarray] = field(default_factory=dict)
-    _darkness: dict[float, np.ndarray] = field(default_factory=dict)
+    _closed: dict[int, np.ndarray] = field(default_factory=dict)     # by the closing's disc
+    _darkness: dict[int, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def of(cls, small: np.ndarray) -> "_View":
@@ -349,10 +349,11 @@ class _View:
 
     def closed(self, side: float) -> np.ndarray:
         """`closed(gray, side)`, made once for each side (the faces at a side are looked
-        for, then completed)."""
-        if side not in self._closed:
-            self._closed[side] = closed(self.gray, side)
-        return self._closed[side]
+        for, then completed), or for sides near enough to close with the same disc."""
+        size = closing_size(side)
+        if size not in self._closed:
+            self._closed[size] = closed(self.gray, side)
+        return self._closed[size]
 
     def red_darkness(self, side: float) -> np.ndarray:
         """`darkness` of the darker of grey and green, the green balanced for the light's
@@ -365,9 +366,10 @@ class _View:
     def darkness(self, side: float) -> np.ndarray:
         """`darkness(gray, side)`, made once for each side (the seeds, the blurred
         letters and the faint ones are all found in it)."""
-        if side not in self._darkness:
-            self._darkness[side] = darkness(self.gray, side, self.closed(side))
-        return self._darkness[side]
+        size = closing_size(side)
+        if size not in self._darkness:
+            self._darkness[size] = darkness(self.gray, side, self.closed(side))
+        return self._darkness[size]
 
 
 def _light_gains(small: np.ndarray) -> np.ndarray:

@@ -43,9 +43,49 @@ def disc(size: float) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
 
+def closing_size(side: float) -> int:
+    """The disc `closed` wipes marks off with, for faces of this side: sides that make
+    the same disc make the same closing."""
+    return _odd(side * 0.25)
+
+
 def closed(gray: np.ndarray, side: float) -> np.ndarray:
     """The photo with every mark thinner than a quarter of a face wiped off (a closing)."""
-    return cv2.morphologyEx(gray, cv2.MORPH_CLOSE, disc(side * 0.25)).astype(np.float32)
+    return disc_closing(gray, closing_size(side)).astype(np.float32)
+
+
+def disc_closing(image: np.ndarray, size: float) -> np.ndarray:
+    """`cv2.morphologyEx(image, cv2.MORPH_CLOSE, disc(size))`, pixel for pixel, in less
+    time: a disc is the union of the rectangles its rows stack up to, so a dilation by
+    it is the largest of the dilations by each rectangle (and an erosion the least of
+    the erosions), and OpenCV dilates by a rectangle as two running maxima, where by a
+    disc it visits every one of its pixels (a third of the time for a face's quarter
+    at 80 pixels, and the finder closes the photo once for every side it tries)."""
+    rectangles = _disc_rectangles(_odd(size))
+    grown = _stacked(cv2.dilate, cv2.max, image, rectangles)
+    return _stacked(cv2.erode, cv2.min, grown, rectangles)
+
+
+def _stacked(morph, combine, image: np.ndarray, rectangles: tuple[np.ndarray, ...]) -> np.ndarray:
+    out = None
+    for rectangle in rectangles:
+        part = morph(image, rectangle)
+        out = part if out is None else combine(out, part)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _disc_rectangles(size: int) -> tuple[np.ndarray, ...]:
+    """The rectangles (as kernels) whose union is `disc(size)`: for each half-width of
+    its rows, as tall as the rows that wide or wider reach."""
+    kernel = disc(size)
+    middle = size // 2
+    reach: dict[int, int] = {}
+    for row in range(size):
+        half = middle - int(np.argmax(kernel[row]))        # (the disc's rows are centred)
+        reach[half] = max(reach.get(half, 0), abs(row - middle))
+    return tuple(cv2.getStructuringElement(cv2.MORPH_RECT, (2 * half + 1, 2 * tall + 1))
+                 for half, tall in sorted(reach.items()))
 
 
 def glyph_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
@@ -206,7 +246,7 @@ def _marks(ink: np.ndarray, side: float) -> list[tuple[int, int, int, int, np.nd
     """The marks in an ink map once each letter's pieces are joined, large enough to be
     a letter: their boxes, and the own pixels within its box of each mark too wide to be
     one letter."""
-    joined = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, disc(side * 0.12))
+    joined = disc_closing(ink, side * 0.12)
     # (16-bit labels, where they cannot run out, halve the labelling's time)
     label_type = cv2.CV_16U if cv2.countNonZero(joined) < 65535 else cv2.CV_32S
     count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8, ltype=label_type)

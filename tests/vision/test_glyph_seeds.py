@@ -158,3 +158,15 @@ def test_red_ink_pale_in_grey_is_as_dark_as_black_where_red_letters_are_looked_f
     assert sorted(x < 100 for x, _, _, _ in glyph_seeds.glyph_seeds(red, SIDE)) == [False, True]
     assert red[60:75, 40:60].max() < 0.02                  # the plain face: no darker than round it
     assert red[80:106, 200:222].max() > 0.3 > view.darkness(SIDE)[80:106, 200:222].max()
+
+
+@pytest.mark.parametrize("size", [3, 9, 11.5, 21, 31, 44])
+def test_the_disc_closing_is_opencvs_pixel_for_pixel(size):
+    # grey and 0/255 maps, with marks against the photo's edges (where the borders count)
+    rng = np.random.default_rng(int(size * 10))
+    grey = cv2.GaussianBlur((rng.random((240, 320)) * 255).astype(np.uint8), (0, 0), 2)
+    grey[:3], grey[:, -2:] = 0, 255
+    ink = ((rng.random((240, 320)) > 0.93) * 255).astype(np.uint8)
+    for image in (grey, ink):
+        expected = cv2.morphologyEx(image, cv2.MORPH_CLOSE, glyph_seeds.disc(size))
+        assert np.array_equal(glyph_seeds.disc_closing(image, size), expected)
