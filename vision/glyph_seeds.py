@@ -59,8 +59,8 @@ def disc_closing(image: np.ndarray, size: float) -> np.ndarray:
     time: a disc is the union of the rectangles its rows stack up to, so a dilation by
     it is the largest of the dilations by each rectangle (and an erosion the least of
     the erosions), and OpenCV dilates by a rectangle as two running maxima, where by a
-    disc it visits every one of its pixels (a third of the time for a face's quarter
-    at 80 pixels, and the finder closes the photo once for every side it tries)."""
+    disc it visits every one of its pixels (some 70 % of the time at a face's quarter
+    of 80 pixels, 60 % at 120; the finder closes the photo once for every side it tries)."""
     rectangles = _disc_rectangles(_odd(size))
     grown = _stacked(cv2.dilate, cv2.max, image, rectangles)
     return _stacked(cv2.erode, cv2.min, grown, rectangles)
