@@ -347,7 +347,7 @@ def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: l
     the network is clearly surer of it (but never for an I: see `_looked_again`)."""
     asked = [i for i, ((face, ink), reading) in enumerate(zip(inked, net))
              if _worth_a_look(face) and ink.clipped and reading.sureness < SECOND_LOOK_ASK]
-    return _looked_again(image, inked, net, qu, asked,
+    return _looked_again(inked, net, qu, asked,
                          lambda face, ink: _look(image, face, _scaled(face.corners, LOOK_INSIDE), qu),
                          lambda before, after, *_: after.sureness > before.sureness + SECOND_LOOK_SURER)
 
@@ -367,7 +367,7 @@ def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list
     or fairly sure of another letter than the I, or sure of the glyph it shows whole."""
     asked = [i for i, ((face, ink), reading) in enumerate(zip(inked, net)) if _worth_a_look(face) and (
         ink.clipped or ink.reach and (reading.sureness < SECOND_LOOK_ASK or _read_i(reading)))]
-    return _looked_again(image, inked, net, qu, asked,
+    return _looked_again(inked, net, qu, asked,
                          lambda face, ink: _centred_outline(image, face, ink, qu),
                          lambda before, after, was, ink: (was.clipped or not ink.clipped) and (
                              after.sureness > before.sureness + SECOND_LOOK_SURER
@@ -375,14 +375,14 @@ def _round_the_glyph(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list
                              or not ink.clipped and after.sureness >= WHOLE_SURE))
 
 
-def _looked_again(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading], qu: bool,
+def _looked_again(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading], qu: bool,
                   asked: list[int], look_of: Callable[[Face, Ink], tuple[Face, Ink] | None],
                   better: Callable[[letter_net.NetReading, letter_net.NetReading, Ink, Ink], bool]
                   ) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
     """The `asked` glyphs read again from another outline (`look_of(face, ink)`: the face
-    there and its ink, or None where there is none), and taken so where that reading is `better(before, after, the
-    ink before, the ink after)` and not an I: another outline can cut a letter down to
-    one stroke, which reads I."""
+    there and its ink, or None where there is none), and taken so where that reading is
+    `better(before, after, the ink before, the ink after)` and not an I: another outline
+    can cut a letter down to one stroke, which reads I."""
     inked, net = list(inked), list(net)
     looks = {}
     for i in asked:

@@ -543,8 +543,8 @@ def test_candidates_the_face_network_finds_no_face_at_all_are_not_read_again(mon
     read_faces, looked_again, extract = reader._read_faces, reader._looked_again, reader.extract_ink
     monkeypatch.setattr(reader, "_read_faces", lambda image, found, *rest: faces_read.extend(found)
                         or read_faces(image, found, *rest))
-    monkeypatch.setattr(reader, "_looked_again", lambda image, inked, net, qu, asked, *rest: read_again.extend(
-        inked[i][0].square for i in asked) or looked_again(image, inked, net, qu, asked, *rest))
+    monkeypatch.setattr(reader, "_looked_again", lambda inked, net, qu, asked, *rest: read_again.extend(
+        inked[i][0].square for i in asked) or looked_again(inked, net, qu, asked, *rest))
     monkeypatch.setattr(reader, "extract_ink", lambda square, hairlines=False, **kw: (
         read_again.append(square) if hairlines else None) or extract(square, hairlines=hairlines, **kw))
     reading = read_image(throw.image, "classic", len(throw.cubes))
