@@ -26,7 +26,8 @@ rounded edge), and every cube in a throw is the same size.  So:
    never becomes a cube of its own (unless the network takes both for top faces: two
    touching cubes).  Which of the two is the top face: the much more face-like one
    (by the network); else the one further from the point under the camera (worked out from
-   how the faces' size changes across the photo: a side face lies towards it); else the
+   how the faces' size changes across the photo, the faces the network is sure of where
+   there are five or more: a side face lies towards it); else the
    brighter.  Where these signs disagree, the reading is left in doubt.
 5. a glyph whose traced border makes no face (a shadow across it, a touching cube, white
    on white) also gets a face of the throw's own size round it: the glyph is in a face's
@@ -641,7 +642,6 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     judgement of each."""
     traced = [c for c in candidates if not c.guessed]
     sight = _perspective(traced, side, view.small.shape)
-    perspective = _leaning(sight)
     clean, depth = view.closed(side), view.darkness(side)
     pieces = [c.seed for c in traced if c.seed is not None]
     traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(depth, side, changed, pieces))
@@ -649,11 +649,20 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     known = [c.seed for c in traced if c.seed is not None]
     traced += [c for c in _traced(view, side, clean, faint_letter_seeds(depth, side, changed, known))
                if not c.guessed]
-    guessable = [c for c in traced if c.seed is not None]
-    guessed = _guessed(view, clean, guessable,
-                       [perspective.side_at(c.middle, side) if perspective else side for c in guessable])
-    found = Found(view, scale, side, traced + guessed, sight)
+    found = Found(view, scale, side, traced, sight)
     _judge(found)
+    # the camera's place again, from the outlines the network is sure of: the signs'
+    # likely faces include outlines cut short by a glyph or run into a side face, and a
+    # few of those in one part of the photo tilt the fit far wrong at its other edges
+    # (faces predicted a third smaller than they are, whose guessed faces then cut their
+    # glyphs, and whose traced faces lose to outlines of that wrong size)
+    surer = _surer_perspective(traced, view.small.shape)
+    if surer is not None:
+        found.sight = surer
+    guessable = [c for c in traced if c.seed is not None]
+    guessed = _guessed(view, clean, guessable, [found.side_at(c.middle) for c in guessable])
+    _judge(found, guessed)
+    found.candidates = traced + guessed
     print_contrast = _print_contrast(found.candidates)
     # red ink looks as dark as black, but is much lighter in grey (its red channel is
     # bright), the more where the print has worn: letters faint in grey and dark once the
@@ -711,6 +720,19 @@ def _perspective(candidates: list[_Candidate], side: float, shape: tuple[int, ..
     threshold = _likely(candidates)
     return Perspective.fit([c for c in candidates if c.likeness > threshold and _size_fit(c.area, side) > 0.7],
                             shape)
+
+
+def _surer_perspective(candidates: list[_Candidate], shape: tuple[int, ...]) -> "Perspective | None":
+    """Where the camera stands, from the outlines the face network is sure of, each face
+    once (two outlines of one face would count its size twice), whatever their size (the
+    side learned can itself be a sixth too small, where the likely faces' glyphs cut
+    their outlines short)."""
+    sure: list[_Candidate] = []
+    for c in sorted((c for c in candidates if c.topness is not None and c.topness > SURE_SIDE),
+                    key=lambda c: -c.topness):
+        if all(_overlap(c, k) <= OVERLAP for k in sure if _near(c, k)):
+            sure.append(c)
+    return Perspective.fit(sure, shape)
 
 
 def _leaning(sight: "Perspective | None") -> "Perspective | None":

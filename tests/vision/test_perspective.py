@@ -17,18 +17,8 @@ def _foot(seed: int):
     """The true and the fitted point under the camera, in working pixels, and the tilt."""
     scene = make_scene(seed, hard=False)
     throw = make_throw_3d(seed, hard=False)
-    fitted = []
-    real_fit = Perspective.fit.__func__
-
-    def spy(cls, candidates, shape):
-        fitted.append((real_fit(cls, candidates, shape), shape))
-        return fitted[-1][0]
-    try:
-        Perspective.fit = classmethod(spy)
-        faces.search_faces(throw.image)
-    finally:
-        Perspective.fit = classmethod(real_fit)
-    (perspective, shape), = fitted
+    found = faces.find_candidates(throw.image)
+    perspective, shape = found.sight, found.view.small.shape
     camera = scene.camera
     scale = shape[1] / throw.image.shape[1]       # of the working copy the faces were found in
     truth = camera.project(np.array([[camera.position[0], camera.position[1], 0.0]]))[0] * scale
@@ -135,36 +125,26 @@ def test_a_clearly_foreshortened_face_the_network_likes_less_is_the_side_face_wh
     top.topness, lit_side.topness = 0.75, 0.95
     assert faces._top_of(lit_side, top, 40.0, None)[0] is lit_side
 
-def _from_farther(throw, k=0.6):
-    """The throw as a camera farther up sees it: shrunk by `k`, the table's edge stretched
-    round it to the photo's size (its faces are about 20 working pixels across)."""
-    h, w = throw.image.shape[:2]
-    small = cv2.resize(throw.image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-    top, left = (h - small.shape[0]) // 2, (w - small.shape[1]) // 2
-    throw.image = cv2.copyMakeBorder(small, top, h - small.shape[0] - top, left, w - small.shape[1] - left,
-                                     cv2.BORDER_REPLICATE)
-    for cube in throw.cubes:
-        cube.x, cube.y = cube.x * k + left, cube.y * k + top
-    throw.size *= k
-    return throw
-
-
 def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
-    throws = [_from_farther(make_throw_3d(seed, hard=False)) for seed in range(10, 20)]
+    # hard 13 and 93: faces 23 and 27 pixels across on the working copy, where their
+    # glyphs' strokes are a pixel or two wide; on the finer copy 12 and 11 of their 13
+    # cubes are read right, on the working copy 8 and 7.  (Throws shrunk to look as if
+    # seen from farther gain nothing from it now that the working copy's faces are sized
+    # from the faces the network is sure of: the hard ones still do)
+    throws = [make_throw_3d(seed, hard=True) for seed in (13, 93)]
 
     def right():
-        """Cubes read right and not left in doubt, less phantoms (the coarse copy, with
-        glyphs looked at again past a tight outline, reads as many right, in more doubt)."""
+        """Cubes read right, less phantoms."""
         total = 0
         for throw in throws:
             reading = read_image(throw.image, "classic", len(throw.cubes))
             owner, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
-            total += sum(reading.cubes[owner[i]].letter == cube.letter and not reading.cubes[owner[i]].uncertain
+            total += sum(reading.cubes[owner[i]].letter == cube.letter
                          for i, cube in enumerate(throw.cubes) if i in owner) - len(phantoms)
         return total
     finer = right()
     monkeypatch.setattr(faces, "SMALL_SIDE", 0)
-    assert finer > right()
+    assert finer >= right() + 5
 
 
 def test_two_faces_closer_than_their_own_outlines_say_a_face_can_be_are_both_in_doubt():
@@ -209,3 +189,20 @@ def _virtual_cubes(camera):
                               centre=camera.project([[x, y, CUBE_MM]])[0])
         pairs.append((top, SimpleNamespace(middle=camera.project([[x + out[0], y + out[1], CUBE_MM / 2]])[0])))
     return pairs
+
+
+def test_the_camera_s_place_is_fitted_again_from_the_faces_the_network_is_sure_of():
+    # ordinary 386: the signs' likely faces, most of them in the photo's far half and some
+    # cut short by their glyphs, put the camera's foot beyond the far edge, and said the
+    # near faces were three quarters as large as the far ones; they are a third larger.
+    # Fitted again from the outlines the network is sure of, the side foretold at every
+    # cube is the same share of its true side (the traced outlines lie inside the bevel)
+    scene = make_scene(386, hard=False)
+    throw = make_throw_3d(386, hard=False)
+    found = faces.find_candidates(throw.image)
+    shares = []
+    for cube in scene.cubes:
+        top = scene.camera.project(cube.face("top")[2]).astype(np.float32)
+        foretold = found.side_at(top.mean(axis=0) * found.scale) / found.scale
+        shares.append(foretold / np.sqrt(cv2.contourArea(top)))
+    assert max(shares) / min(shares) < 1.2
