@@ -62,6 +62,12 @@ class Perspective:
             return cls(np.array([a, 0.0, 0.0]), centre, focal, centre)
         return cls(np.array([a, b, c]), centre, focal, centre + focal * focal * np.array([b, c]) / a)
 
+    def straight_down(self) -> "Perspective":
+        """The camera taken as looking straight down from above the photo's middle: faces
+        the same size everywhere (the size at the middle), the far edges' side faces
+        outwards from there."""
+        return Perspective(np.array([self.size[0], 0.0, 0.0]), self.centre, self.focal, self.centre)
+
     @property
     def tilted(self) -> bool:
         """Whether the faces' sizes show which way the camera leans."""

@@ -126,12 +126,13 @@ def test_a_clearly_foreshortened_face_the_network_likes_less_is_the_side_face_wh
     assert faces._top_of(lit_side, top, 40.0, None)[0] is lit_side
 
 def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
-    # hard 13 and 93: faces 23 and 27 pixels across on the working copy, where their
-    # glyphs' strokes are a pixel or two wide; on the finer copy 12 and 11 of their 13
-    # cubes are read right, on the working copy 8 and 7.  (Throws shrunk to look as if
-    # seen from farther gain nothing from it now that the working copy's faces are sized
-    # from the faces the network is sure of: the hard ones still do)
-    throws = [make_throw_3d(seed, hard=True) for seed in (13, 93)]
+    # hard 13 and 81: faces 23 and 33 pixels across on the working copy, where their
+    # glyphs' strokes are a pixel or two wide; on the finer copy 12 and 9 of their 13
+    # cubes are read right, on the working copy 8 and 6.  (Throws shrunk to look as if
+    # seen from farther gain nothing from it now that the faces' sizes across the photo
+    # are foretold from the faces the network is sure of: the hard ones still do, 131
+    # dice wrong or missed in the hard tuning throws 0-199 against 136 without it)
+    throws = [make_throw_3d(seed, hard=True) for seed in (13, 81)]
 
     def right():
         """Cubes read right, less phantoms."""
@@ -144,7 +145,7 @@ def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
         return total
     finer = right()
     monkeypatch.setattr(faces, "SMALL_SIDE", 0)
-    assert finer >= right() + 5
+    assert finer >= right() + 4
 
 
 def test_two_faces_closer_than_their_own_outlines_say_a_face_can_be_are_both_in_doubt():
@@ -206,3 +207,15 @@ def test_the_camera_s_place_is_fitted_again_from_the_faces_the_network_is_sure_o
         foretold = found.side_at(top.mean(axis=0) * found.scale) / found.scale
         shares.append(foretold / np.sqrt(cv2.contourArea(top)))
     assert max(shares) / min(shares) < 1.2
+
+
+def test_where_the_network_is_sure_of_too_few_faces_they_are_sized_as_if_seen_straight_down():
+    # hard 150, dim and blurred: no outline is a sure face, and the signs' likely ones (a
+    # few glyphs traced for faces at one edge) said the faces of the cluster at the right
+    # were 0.6 of their size; the guesses round their glyphs cut them (9 read wrong)
+    throw = make_throw_3d(150, hard=True)
+    found = faces.find_candidates(throw.image)
+    assert found.sight is not None and not found.sight.tilted
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    owner, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
+    assert sum(reading.cubes[owner[i]].letter == cube.letter for i, cube in enumerate(throw.cubes) if i in owner) >= 10
