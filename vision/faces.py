@@ -655,12 +655,11 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     # likely faces include outlines cut short by a glyph or run into a side face, and a
     # few of those in one part of the photo tilt the fit far wrong at its other edges
     # (faces predicted a third smaller than they are, whose guessed faces then cut their
-    # glyphs, and whose traced faces lose to outlines of that wrong size) ...
+    # glyphs, and whose traced faces lose to outlines of that wrong size).  Where it is
+    # sure of too few faces for that (dim light, blur: every outline poor), the signs'
+    # fit is trusted no further than a camera seen straight down (faces alike in size,
+    # side faces told only at the far edges)
     surer = _surer_perspective(traced, view.small.shape)
-    # and where it is sure of too few faces for that, the signs' fit is trusted no further
-    # than a camera seen straight down (faces alike in size, side faces told only at the
-    # far edges): in dim light or blur every outline is poor, and the sizes of a few at
-    # one edge, glyphs traced for faces, tilt the fit the wrong way
     if surer is not None:
         found.sight = surer
     elif sight is not None:

@@ -136,16 +136,18 @@ def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
 
     def right():
         """Cubes read right, less phantoms."""
-        total = 0
-        for throw in throws:
-            reading = read_image(throw.image, "classic", len(throw.cubes))
-            owner, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
-            total += sum(reading.cubes[owner[i]].letter == cube.letter
-                         for i, cube in enumerate(throw.cubes) if i in owner) - len(phantoms)
-        return total
+        return sum(right - phantoms for right, phantoms in map(_read_right, throws))
     finer = right()
     monkeypatch.setattr(faces, "SMALL_SIDE", 0)
     assert finer >= right() + 4
+
+
+def _read_right(throw) -> tuple[int, int]:
+    """How many of a throw's cubes the reader reads right (the count given), and its phantoms."""
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    owner, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
+    return sum(reading.cubes[owner[i]].letter == cube.letter for i, cube in enumerate(throw.cubes)
+               if i in owner), len(phantoms)
 
 
 def test_two_faces_closer_than_their_own_outlines_say_a_face_can_be_are_both_in_doubt():
@@ -216,6 +218,5 @@ def test_where_the_network_is_sure_of_too_few_faces_they_are_sized_as_if_seen_st
     throw = make_throw_3d(150, hard=True)
     found = faces.find_candidates(throw.image)
     assert found.sight is not None and not found.sight.tilted
-    reading = read_image(throw.image, "classic", len(throw.cubes))
-    owner, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
-    assert sum(reading.cubes[owner[i]].letter == cube.letter for i, cube in enumerate(throw.cubes) if i in owner) >= 10
+    right, _ = _read_right(throw)
+    assert right >= 10
