@@ -76,6 +76,8 @@ SMALL_SIDE = 34           # working pixels: faces smaller than this are looked f
 CHANGED = 30              # grey levels that count as a change from the empty table
 GUESSED = 0.8             # a face guessed round a glyph counts as this square (less than one traced)
 GUESS_FIT = 0.9           # and its size as this good a fit: it has the expected size by making, not by finding
+LARGER_GUESS = 1.2        # of the side expected: a second guess round a glyph the face network doubts ...
+GUESS_WORTH = 0.05        # ... where it takes the first for a face this surely at least (not a stray mark's)
 GREY_WEIGHTS = np.float32([0.114, 0.587, 0.299])   # blue, green, red: their shares of grey
 SQUARE_ENOUGH = 0.6       # a top face is at least this square (short side over long); less is refused
 SURE_TOP = 0.6            # the face network this sure of a candidate overrules its unevenness, and
@@ -667,7 +669,7 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     guessable = [c for c in traced if c.seed is not None]
     guessed = _guessed(view, clean, guessable, [found.side_at(c.middle) for c in guessable])
     _judge(found, guessed)
-    found.candidates = traced + guessed
+    found.candidates = traced + guessed + _guessed_larger(found, clean, guessable, guessed)
     print_contrast = _print_contrast(found.candidates)
     # red ink looks as dark as black, but is much lighter in grey (its red channel is
     # bright), the more where the print has worn: letters faint in grey and dark once the
@@ -683,6 +685,19 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
         known = [c.seed for c in traced if c.seed is not None]
         _looked_again(found, clean, faint_letter_seeds(depth, side, changed, known, least, plastic))
     return found
+
+
+def _guessed_larger(found: Found, clean: np.ndarray, traced: list[_Candidate],
+                    guessed: list[_Candidate]) -> list[_Candidate]:
+    """A second face guessed round each glyph whose traced and guessed faces the face
+    network is unsure of, yet takes for a face a little: LARGER_GUESS times the side
+    expected there, judged.  The side learned runs small where the outlines are poor (a
+    white cube on a white table, a slant that foreshortens the faces measured), and the
+    network, seeing the face's own plastic round an outline too small, doubts it."""
+    unsure = [c for c, g in zip(traced, guessed) if GUESS_WORTH <= max(c.topness or 0.0, g.topness or 0.0) < SURE_SIDE]
+    larger = _guessed(found.view, clean, unsure, [LARGER_GUESS * found.side_at(c.middle) for c in unsure])
+    _judge(found, larger)
+    return larger
 
 
 def _on_plastic(clean: np.ndarray, candidates: list[_Candidate]) -> np.ndarray | None:
