@@ -315,10 +315,14 @@ def test_a_glyph_still_cut_in_the_middle_of_its_outline_is_read_in_a_larger_one(
 
 def test_a_smaller_outline_that_cuts_a_letter_down_to_a_stroke_does_not_make_it_an_i():
     # a 3-D throw: an M at the edge of an outline too far to one side, read unsure; inside
-    # a smaller outline only one stroke is left, which the network took for an I
+    # a smaller outline only one stroke is left, which the network took for an I.  Every
+    # outline round this M (turned, its bar at the side) runs over the touching cube
+    # beside it, and M and W lie within a few hundredths of each other in all of them:
+    # the reading may be either, but never an I and never sure
     throw = make_throw_3d(627, hard=False, red_set="later")
     reading = read_image(throw.image, "later", len(throw.cubes))
-    assert reading_on(reading, cube_at(throw, "M", 1083), throw).letter == "M"
+    got = reading_on(reading, cube_at(throw, "M", 1083), throw)
+    assert got.letter in ("M", "W") and (got.letter == "M" or got.uncertain)
 
 
 def test_an_l_whose_foot_faded_is_not_a_sure_i():
