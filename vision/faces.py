@@ -640,8 +640,8 @@ def _completed(view: _View, scale: float, side: float, candidates: list[_Candida
     """The traced candidates, and those round blurred and faint letters (looked for once the
     side is known: they are little help in learning it, and cost a trace each), a guessed face round
     every glyph, as large as a top face is at its place (its size is no evidence of the
-    camera's place, which comes from the traced faces alone), and the face network's
-    judgement of each."""
+    camera's place, which comes from the traced faces alone), a larger one where the
+    network doubts both (see `_guessed_larger`), and the face network's judgement of each."""
     traced = [c for c in candidates if not c.guessed]
     sight = _perspective(traced, side, view.small.shape)
     clean, depth = view.closed(side), view.darkness(side)

@@ -3,7 +3,7 @@ photo says which way it leans, where the point under it lies, and so where a top
 side faces show (towards that point, as far as the view is steep)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
@@ -59,14 +59,14 @@ class Perspective:
             # seen (nearly) straight down: the sizes' own scatter would decide which way
             # the camera leans, so its foot is taken at the photo's middle (a sixth of the
             # width away at most); the far edges' side faces still show, outwards from it
-            return cls(np.array([a, 0.0, 0.0]), centre, focal, centre)
+            return cls(np.array([a, b, c]), centre, focal, centre).straight_down()
         return cls(np.array([a, b, c]), centre, focal, centre + focal * focal * np.array([b, c]) / a)
 
     def straight_down(self) -> "Perspective":
         """The camera taken as looking straight down from above the photo's middle: faces
         the same size everywhere (the size at the middle), the far edges' side faces
         outwards from there."""
-        return Perspective(np.array([self.size[0], 0.0, 0.0]), self.centre, self.focal, self.centre)
+        return replace(self, size=np.array([self.size[0], 0.0, 0.0]), below=self.centre)
 
     @property
     def tilted(self) -> bool:
