@@ -13,14 +13,12 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Callable
 
-import numpy as np
-
 from vision.reader import read_image
 from vision.synth import HELD_OUT_TABLES, Throw, held_out_fonts, make_throw
 from vision.synth3d import make_throw_3d
 from vision.synth_tray import make_tray_throw
+from vision.truth import REACH as MATCH_RADIUS, match
 
-MATCH_RADIUS = 0.6                 # a reading belongs to a cube within this share of the face's side
 FLAT_SIDE_PX = 95                  # the flat generator's smallest face side (it does not report one)
 CONFIDENCE_BINS = (0.0, 0.5, 0.8, 0.95)
 RELIABLE_TARGET = 0.995            # readings in the most confident group should be right this often
@@ -61,20 +59,6 @@ class Score:
     ms_other: list[float] = field(default_factory=list)   # photos of other sizes (Boggle boards)
     ocr_ms_13: list[float] = field(default_factory=list)
     by_confidence: list[tuple[float, bool]] = field(default_factory=list)   # (confidence, right)
-
-
-def match(readings, truths, radius: float) -> tuple[dict[int, int], list[int]]:
-    """Pair readings with true cubes one to one, nearest pairs first, never farther apart
-    than `radius`: {truth index: reading index}, and the readings left over (phantoms)."""
-    pairs = sorted((float(np.hypot(r.x - t.x, r.y - t.y)), ti, ri)
-                   for ti, t in enumerate(truths) for ri, r in enumerate(readings))
-    owner: dict[int, int] = {}
-    used: set[int] = set()
-    for distance, ti, ri in pairs:
-        if distance < radius and ti not in owner and ri not in used:
-            owner[ti] = ri
-            used.add(ri)
-    return owner, [ri for ri in range(len(readings)) if ri not in used]
 
 
 def score_throw(score: Score, throw: Throw, cube_set: str, *parts: Score) -> None:

@@ -10,6 +10,7 @@ import numpy as np
 
 from device.camera import read_image as load_image
 from device.errors import CameraError
+from vision.faces import CROWDED as CROWD
 from vision.reader import CubeCountError, PhotoTooSmall, read_image
 from vision.truth import TruthFileError, load_truth, score_photo, summary_lines
 
@@ -54,7 +55,8 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
             score = score_photo(path, reading.cubes, record)
             scores.append(score)
             print(f"  truth: {score.cubes} cubes, found {score.found}, right {score.right}, phantoms "
-                  f"{score.phantoms}, silent wrong {score.silent_wrong}{'  ALL RIGHT' if score.all_right else ''}",
+                  f"{score.phantoms}, silent wrong {score.silent_wrong}, red/black wrong {score.colour_wrong}"
+                  f"{'  ALL RIGHT' if score.all_right else ''}",
                   file=out)
     if truth is not None:
         for line in summary_lines(scores):
@@ -71,17 +73,25 @@ def _set_and_count(record: dict | None, cube_set: str) -> tuple[str, int | None]
 
 
 def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> None:
-    """Two pictures per image: the faces found on the photo, and each face's steps
-    (straightened face, its ink, the upright glyph) with the decision."""
+    """Per image: the faces found on the photo (thick, with the letter) and the candidates
+    rejected (thin, numbered; those past the most the finder keeps only counted), the
+    reasons for those numbers in a text file, and each
+    face's steps (straightened face, its ink, the upright glyph) with the decision.
+    (Written on the photo, hundreds of reasons on a wood grain or a cloth would hide it.)"""
     folder.mkdir(parents=True, exist_ok=True)
     marked = image.copy()
-    rows = []
+    rows, reasons, crowd = [], [], 0
     for glyph, cube in working:
-        if cube is None:            # a rejected candidate: its outline and why
+        if cube is None:            # a rejected candidate: its outline, and why under its number
+            if glyph.reason == CROWD:
+                crowd += 1
+                continue
             corners = glyph.corners.astype(np.int32)
             cv2.polylines(marked, [corners], True, (200, 120, 0), 1)
-            cv2.putText(marked, glyph.reason[:40], tuple(int(v) for v in corners.min(axis=0)),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.35, (200, 120, 0), 1)
+            reasons.append(f"{len(reasons) + 1:3d}  at ({glyph.corners[:, 0].mean():.0f}, "
+                           f"{glyph.corners[:, 1].mean():.0f})  {glyph.reason}")
+            cv2.putText(marked, str(len(reasons)), tuple(int(v) for v in corners.min(axis=0)),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.4, (200, 120, 0), 1)
             continue
         colour = (0, 0, 255) if cube.uncertain else (0, 200, 0)
         cv2.polylines(marked, [glyph.corners.astype(np.int32)], True, colour, 3)
@@ -94,5 +104,10 @@ def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> No
         cv2.putText(panel, text, (3 * glyph.square.shape[1] + 4, 50), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1)
         rows.append(panel)
     cv2.imwrite(str(folder / f"{stem}-faces.jpg"), marked)
+    if crowd:
+        reasons.append(f"     {crowd} more outlines, not numbered: {CROWD}")
+    (folder / f"{stem}-rejected.txt").write_text(
+        "Candidates rejected, by their number on the faces picture (blue), with their middle in pixels:\n"
+        + "\n".join(reasons) + "\n")
     if rows:
         cv2.imwrite(str(folder / f"{stem}-glyphs.png"), np.vstack(rows))

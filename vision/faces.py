@@ -90,6 +90,7 @@ PALEST_PRINT = 0.1        # ... this share as dark as the throw's print's, no pa
                           # letters are looked for, this share as dark
 MOST_FACES = 48           # faces kept, the most face-like first: twice the largest board of cubes.  Wood grain or
                           # print can pass for hundreds of faces the network all but rules out; each costs a reading
+CROWDED = f"past the {MOST_FACES} most face-like faces"    # the reason such an outline was rejected
 TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart or more (slack for the outlines)
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 SURE_SIDE = 0.9           # outlines the face network is this sure of measure the side ...
@@ -778,7 +779,7 @@ def _select(image: np.ndarray, found: Found) -> Search:
     for c in sorted(candidates, key=lambda c: -c.score * (GUESS_FIT if c.guessed else
                                                           _size_fit(c.area, found.side_at(c.middle)))):
         if len(kept) >= MOST_FACES:
-            search.rejected.append(Rejected(c.ordered / scale, f"past the {MOST_FACES} most face-like faces"))
+            search.rejected.append(Rejected(c.ordered / scale, CROWDED))
             continue
         reason = _refusal(c, side, print_contrast)
         if reason:

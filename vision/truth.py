@@ -12,10 +12,26 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
 REACH = 0.6                 # of the face's side: how far a reading may be from the true centre
+
+
+def match(readings, truths, radius: float) -> tuple[dict[int, int], list[int]]:
+    """Pair readings with true cubes one to one, nearest pairs first, never farther apart
+    than `radius` (both have `x` and `y`): {truth index: reading index}, and the readings
+    left over (phantoms)."""
+    pairs = sorted((float(np.hypot(r.x - t.x, r.y - t.y)), ti, ri)
+                   for ti, t in enumerate(truths) for ri, r in enumerate(readings))
+    owner: dict[int, int] = {}
+    used: set[int] = set()
+    for distance, ti, ri in pairs:
+        if distance < radius and ti not in owner and ri not in used:
+            owner[ti] = ri
+            used.add(ri)
+    return owner, [ri for ri in range(len(readings)) if ri not in used]
 
 
 class TruthFileError(ValueError):
@@ -30,6 +46,7 @@ class PhotoScore:
     right: int = 0
     phantoms: int = 0
     silent_wrong: int = 0          # a wrong letter not marked uncertain
+    colour_wrong: int = 0          # a cube found read red where its ink is black, or black where red
     pairs: list[tuple[float, bool]] = field(default_factory=list)   # (confidence, right) per reading
 
     @property
@@ -62,26 +79,20 @@ def _side(record: dict) -> float:
 
 
 def score_photo(image: str, cubes, record: dict) -> PhotoScore:
-    """Each reading is given to the nearest true cube within reach (one reading per
-    cube: a second reading on the same cube counts as a phantom)."""
-    reach = REACH * _side(record)
-    truth = record["cubes"]
-    score = PhotoScore(image, cubes=len(truth))
-    taken: set[int] = set()
-    for c in sorted(cubes, key=lambda c: -c.confidence):
-        distances = [np.hypot(c.x - t["x"], c.y - t["y"]) if i not in taken else np.inf
-                     for i, t in enumerate(truth)]
-        nearest = int(np.argmin(distances)) if distances else -1
-        if nearest < 0 or distances[nearest] > reach:
-            score.phantoms += 1
-            score.pairs.append((c.confidence, False))      # a phantom is a wrong reading, whatever its letter
-            continue
-        taken.add(nearest)
-        right = c.letter.upper() == truth[nearest]["letter"].upper()
-        score.found += 1
+    """Each reading is paired with a true cube within reach, nearest pairs first (one
+    reading per cube: a second reading on the same cube counts as a phantom).  A cube's
+    ink colour is checked where its record gives `red`."""
+    truth = [SimpleNamespace(**cube) for cube in record["cubes"]]
+    owner, phantoms = match(cubes, truth, REACH * _side(record))
+    score = PhotoScore(image, cubes=len(truth), found=len(owner), phantoms=len(phantoms))
+    score.pairs = [(cubes[ri].confidence, False) for ri in phantoms]    # a phantom is a wrong reading
+    for ti, ri in owner.items():
+        got, true = cubes[ri], truth[ti]
+        right = got.letter.upper() == true.letter.upper()
         score.right += right
-        score.silent_wrong += (not right) and not c.uncertain
-        score.pairs.append((c.confidence, right))
+        score.silent_wrong += (not right) and not got.uncertain
+        score.colour_wrong += hasattr(true, "red") and bool(got.red) != bool(true.red)
+        score.pairs.append((got.confidence, right))
     return score
 
 
@@ -91,7 +102,8 @@ def summary_lines(scores: list[PhotoScore]) -> list[str]:
     lines = [f"photos {len(scores)}: cubes {cubes}, found {sum(s.found for s in scores)} "
              f"({100 * sum(s.found for s in scores) / cubes:.1f} %), right {sum(s.right for s in scores)} "
              f"({100 * sum(s.right for s in scores) / cubes:.1f} %), phantoms {sum(s.phantoms for s in scores)}, "
-             f"silent wrong {sum(s.silent_wrong for s in scores)}, photos all right "
+             f"silent wrong {sum(s.silent_wrong for s in scores)}, red/black wrong "
+             f"{sum(s.colour_wrong for s in scores)}, photos all right "
              f"{sum(s.all_right for s in scores)}/{len(scores)}"]
     pairs = [p for s in scores for p in s.pairs]
     for low, high in ((0.95, 1.01), (0.85, 0.95), (0.5, 0.85), (0.0, 0.5)):

@@ -1,5 +1,6 @@
 """The cube reader on generated throws (seeded), tricky single faces and bad input."""
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -526,6 +527,11 @@ def test_read_command_json_and_bad_files(tmp_path):
     assert "gone.png: no such file" in result.stderr and "text.jpg: not an image" in result.stderr
     assert "thumb.png: The photo is only 3 x 3 pixels" in result.stderr
     assert (tmp_path / "debug" / "throw-faces.jpg").exists() and (tmp_path / "debug" / "throw-glyphs.png").exists()
+    # the rejected candidates' reasons are listed by the numbers drawn on the picture
+    listed = (tmp_path / "debug" / "rendered-rejected.txt").read_text().splitlines()
+    assert listed[0].startswith("Candidates rejected") and len(listed) > 1
+    assert all(re.match(r"\s+(\d+  at \(\d+, \d+\)  \w|\d+ more outlines, not numbered: past the)", line)
+               for line in listed[1:])
 
 
 def test_the_assignment_is_optimal():

@@ -13,8 +13,8 @@ RECORD = {"image": "a.jpg", "size": 60, "cubes": [{"letter": "E", "red": False, 
                                                   {"letter": "T", "red": False, "x": 300, "y": 100}]}
 
 
-def reading(letter, x, y, confidence=0.99, uncertain=False):
-    return CubeReading(letter, False, x, y, confidence, uncertain)
+def reading(letter, x, y, confidence=0.99, uncertain=False, red=False):
+    return CubeReading(letter, red, x, y, confidence, uncertain)
 
 
 def test_found_right_phantoms_and_silent_wrong_are_counted():
@@ -35,6 +35,15 @@ def test_two_readings_on_one_cube_are_one_found_and_one_phantom():
     score = score_photo("a.jpg", [reading("E", 100, 100), reading("E", 110, 100, 0.6), reading("T", 300, 100)],
                         RECORD)
     assert (score.found, score.right, score.phantoms) == (2, 2, 1)
+
+
+def test_a_cube_read_in_the_wrong_ink_is_counted_apart_from_its_letter():
+    score = score_photo("a.jpg", [reading("E", 100, 100, red=True), reading("T", 300, 100)], RECORD)
+    assert (score.right, score.colour_wrong) == (2, 1)
+    assert "red/black wrong 1" in summary_lines([score])[0]
+    # a record that does not say which cubes are red (any letter dice) checks no colour
+    plain = {**RECORD, "cubes": [{k: v for k, v in c.items() if k != "red"} for c in RECORD["cubes"]]}
+    assert score_photo("a.jpg", [reading("E", 100, 100, red=True), reading("T", 300, 100)], plain).colour_wrong == 0
 
 
 def test_the_summary_has_totals_and_a_reliability_table():
@@ -72,5 +81,5 @@ def test_the_read_command_scores_a_folder_against_its_truth(tmp_path):
     assert read_images([str(photo), str(other)], truth_path=str(tmp_path / "truth.json"), out=out, err=err) == 0
     assert "other.jpg: not in the truth file" in err.getvalue()
     text = out.getvalue()
-    assert "truth: 10 cubes, found 10, right 10, phantoms 0, silent wrong 0  ALL RIGHT" in text
+    assert "truth: 10 cubes, found 10, right 10, phantoms 0, silent wrong 0, red/black wrong 0  ALL RIGHT" in text
     assert "photos 1: cubes 10, found 10" in text
