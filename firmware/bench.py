@@ -97,6 +97,25 @@ def run_bench(quick: bool = False) -> int:
     return 0
 
 
+def run_photo_bench(folder: str) -> int:
+    """The cube reader on a folder of photos with their truth file; 1 with a plain
+    sentence where the folder or its truth file cannot be used."""
+    try:
+        from vision.bench import bench_photos
+        from vision.truth import TruthFileError
+    except ImportError as exc:
+        print(f"tablemate bench: the cube reader cannot run here ({exc}).", file=sys.stderr)
+        return 1
+    print(f"TableMate cube reader on the photos in {folder}, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    try:
+        bench_photos(folder)
+    except TruthFileError as exc:
+        print(f"tablemate bench: {exc} Put a truth.json beside the photos (see README, The cube reader).",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
 # --- watching the throw ------------------------------------------------------------------
 LOOK_S = 0.2             # 5 looks a second, the default (watch.looks_per_s)
 WATCH_SEED = 400_000     # far from the seeds the tests use

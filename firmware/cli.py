@@ -118,8 +118,8 @@ def cmd_screens(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from firmware.bench import run_bench
-    return run_bench(quick=args.quick)
+    from firmware.bench import run_bench, run_photo_bench
+    return run_photo_bench(args.photos) if args.photos else run_bench(quick=args.quick)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
 
     bench = sub.add_parser("bench", help="measure start-up, key-press, solver and reader speed")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    bench.add_argument("--photos", metavar="DIR", help="only the cube reader, on the photos in DIR scored "
+                       "against DIR/truth.json (photos of your own cubes, or renders made elsewhere)")
     bench.set_defaults(func=cmd_bench)
 
     from firmware.commands import add_word_commands

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
+from device.camera import read_image as load_image
+from device.errors import CameraError
 from vision.reader import read_image
-from vision.synth import HELD_OUT_TABLES, Throw, held_out_fonts, make_throw
+from vision.synth import HELD_OUT_TABLES, CubeTruth, Throw, held_out_fonts, make_throw
 from vision.synth3d import make_throw_3d
 from vision.synth_tray import make_tray_throw
-from vision.truth import REACH as MATCH_RADIUS, match
+from vision.truth import REACH as MATCH_RADIUS, face_side, load_truth, match, set_and_count
 
 FLAT_SIDE_PX = 95                  # the flat generator's smallest face side (it does not report one)
 CONFIDENCE_BINS = (0.0, 0.5, 0.8, 0.95)
@@ -61,11 +64,15 @@ class Score:
     by_confidence: list[tuple[float, bool]] = field(default_factory=list)   # (confidence, right)
 
 
-def score_throw(score: Score, throw: Throw, cube_set: str, *parts: Score) -> None:
+def score_throw(score: Score, throw: Throw, cube_set: str, *parts: Score, count: int | None | str = "given") -> None:
     """Read one throw and count what the reader made of it in `score`, and in each of
-    `parts` (the scores of the parts of a set the throw belongs to)."""
-    try:                           # as a player would: any letter dice come with no count
-        reading = read_image(throw.image, cube_set, len(throw.cubes) if cube_set != "any" else None)
+    `parts` (the scores of the parts of a set the throw belongs to).  The reader is told
+    the throw's `count` of cubes; by default, as a player would: a Perquackey throw's,
+    and none for any letter dice."""
+    if count == "given":
+        count = len(throw.cubes) if cube_set != "any" else None
+    try:
+        reading = read_image(throw.image, cube_set, count)
     except ValueError:             # the reader's "more faces than the set has cubes"
         reading = None
     for one in (score, *parts):
@@ -185,11 +192,16 @@ def report(label: str, s: Score, targets: Targets) -> None:
             else None)
 
 
+def _warm_up() -> None:
+    """One reading outside the timing: the networks and letter references load on the first."""
+    read_image(make_throw(FIRST_SEED["flat"] - 1).image)
+
+
 def bench_reader(quick: bool = False) -> dict[str, Score]:
     fonts = held_out_fonts()
     if not fonts:
         raise RuntimeError("no held-out fonts installed (apt install fonts-liberation fonts-freefont-ttf)")
-    read_image(make_throw(FIRST_SEED["flat"] - 1).image)       # build the references outside the timing
+    _warm_up()
     counts = {"flat": 20, "ordinary": 30, "hard": 20, "trays": 10} if quick else \
         {"flat": 400, "ordinary": 400, "hard": 200, "trays": 100}
     print("\nCube reader, measured on RENDERED photos (generated here, never photos of real cubes):")
@@ -208,6 +220,34 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
         if parts["print worn pale"].throws:
             report_parts(parts)
     return scores
+
+
+def bench_photos(folder: str | Path) -> dict[str, Score]:
+    """The reader on a folder of photos with their truth file (`truth.json`, see
+    vision.truth): photos of real cubes, or renders made outside TableMate, the one kind
+    of set here that TableMate did not make.  Perquackey throws and any letter dice are
+    reported apart, each against its own targets; a photo that cannot be read is said
+    and left out."""
+    folder = Path(folder)
+    truth = load_truth(folder / "truth.json")
+    sets = {"Perquackey throws": (Score(), RENDERED), "any letter dice": (Score(), LETTER_DICE)}
+    _warm_up()
+    for name, record in truth.items():
+        try:
+            image = load_image(str(folder / name))
+        except CameraError as exc:
+            print(f"  {exc}")
+            continue
+        cube_set, count = set_and_count(record, "any")
+        throw = Throw(image, [CubeTruth(c["letter"], bool(c.get("red", False)), c["x"], c["y"])
+                              for c in record["cubes"]], size=face_side(record))
+        score_throw(sets["any letter dice" if cube_set == "any" else "Perquackey throws"][0], throw, cube_set,
+                    count=count)
+    for kind, (score, targets) in sets.items():
+        if score.throws:
+            report(f"{kind} in {folder} (photographed or rendered outside TableMate, with their truth file)",
+                   score, targets)
+    return {kind: score for kind, (score, _) in sets.items() if score.throws}
 
 
 def report_parts(parts: dict[str, Score]) -> None:

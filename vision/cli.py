@@ -12,7 +12,7 @@ from device.camera import read_image as load_image
 from device.errors import CameraError
 from vision.faces import CROWDED as CROWD
 from vision.reader import CubeCountError, PhotoTooSmall, read_image
-from vision.truth import TruthFileError, load_truth, score_photo, summary_lines
+from vision.truth import TruthFileError, load_truth, score_photo, set_and_count, summary_lines
 
 
 def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = False, debug_dir: str | None = None,
@@ -34,7 +34,7 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
         try:
             image = load_image(path)
             working: list = []
-            reading = read_image(image, *_set_and_count(record, cube_set), debug=working if debug_dir else None)
+            reading = read_image(image, *set_and_count(record, cube_set), debug=working if debug_dir else None)
         except (CameraError, CubeCountError, PhotoTooSmall) as exc:
             print(f"tablemate read: {'' if isinstance(exc, CameraError) else f'{path}: '}{exc}", file=err)
             status = 1
@@ -62,14 +62,6 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
         for line in summary_lines(scores):
             print(line, file=out)
     return status
-
-
-def _set_and_count(record: dict | None, cube_set: str) -> tuple[str, int | None]:
-    """The cube set and number of cubes a truth record gives, else the command's set."""
-    if record is None or "vulnerable" not in record:
-        return cube_set, None
-    red_set = record.get("red_set", cube_set)
-    return red_set, len(record["cubes"]) if red_set != "any" else None
 
 
 def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> None:

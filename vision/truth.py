@@ -68,7 +68,19 @@ def load_truth(path: str | Path) -> dict[str, dict]:
     return {Path(r["image"]).name: r for r in records}
 
 
-def _side(record: dict) -> float:
+def set_and_count(record: dict | None, cube_set: str) -> tuple[str, int | None]:
+    """The cube set and number of cubes a truth record gives, as the game knows them, else
+    the command's set and no count (a record that does not say whether the throw is a
+    Perquackey one: any letter dice)."""
+    if record is None or "vulnerable" not in record:
+        return cube_set, None
+    red_set = record.get("red_set", cube_set)
+    return red_set, len(record["cubes"]) if red_set != "any" else None
+
+
+def face_side(record: dict) -> float:
+    """The side of a top face in the record's photo, pixels: its `size`, or guessed from
+    the spacing of its cubes."""
     if record.get("size"):
         return float(record["size"])
     centres = np.array([(c["x"], c["y"]) for c in record["cubes"]], float)
@@ -83,7 +95,7 @@ def score_photo(image: str, cubes, record: dict) -> PhotoScore:
     reading per cube: a second reading on the same cube counts as a phantom).  A cube's
     ink colour is checked where its record gives `red`."""
     truth = [SimpleNamespace(**cube) for cube in record["cubes"]]
-    owner, phantoms = match(cubes, truth, REACH * _side(record))
+    owner, phantoms = match(cubes, truth, REACH * face_side(record))
     score = PhotoScore(image, cubes=len(truth), found=len(owner), phantoms=len(phantoms))
     score.pairs = [(cubes[ri].confidence, False) for ri in phantoms]    # a phantom is a wrong reading
     for ti, ri in owner.items():

@@ -137,3 +137,10 @@ def test_replay_leaves_out_a_step_that_does_not_fit(state_home):
     assert "step 1 (start) does not fit the game" in result.stderr
     assert json.loads(result.stdout)["scores"] == {"A": 1, "B": 1, "C": 0}
     assert journal.read_text().count("\n") == 5           # replay only reads
+
+
+def test_the_photo_bench_says_plainly_when_a_folder_has_no_truth_file(tmp_path):
+    result = tablemate("bench", "--photos", str(tmp_path))
+    assert result.returncode == 1
+    assert f"{tmp_path}/truth.json: cannot read the truth file" in result.stderr
+    assert "Put a truth.json beside the photos" in result.stderr

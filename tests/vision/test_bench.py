@@ -61,3 +61,31 @@ def test_throws_with_their_print_worn_pale_are_scored_apart_as_well(capsys):
     assert sorted(score.by_confidence) == sorted(whole.by_confidence + worn.by_confidence)
     report_parts(parts)
     assert "print worn pale:    2 throws" in capsys.readouterr().out
+
+
+def test_a_folder_of_photos_is_scored_against_its_truth_file_each_kind_apart(tmp_path, capsys):
+    import json
+
+    import cv2
+
+    from vision.bench import bench_photos
+    throw, board = make_throw(5, vulnerable=True), make_tray_throw(4)
+    cv2.imwrite(str(tmp_path / "throw.jpg"), throw.image)
+    cv2.imwrite(str(tmp_path / "board.jpg"), board.image)
+    (tmp_path / "torn.jpg").write_text("not a picture")
+    cubes = [{"letter": c.letter, "red": c.red, "x": c.x, "y": c.y} for c in throw.cubes]
+    records = [{"image": "throw.jpg", "vulnerable": True, "red_set": "classic", "size": 95, "cubes": cubes},
+               {"image": "board.jpg", "size": board.size,     # no "vulnerable": any letter dice, no count
+                "cubes": [{"letter": c.letter, "x": c.x, "y": c.y} for c in board.cubes]},
+               {"image": "torn.jpg", "cubes": cubes}]
+    (tmp_path / "truth.json").write_text(json.dumps(records))
+    scores = bench_photos(tmp_path)
+    printed = capsys.readouterr().out
+    perquackey, dice = scores["Perquackey throws"], scores["any letter dice"]
+    assert (perquackey.throws, perquackey.cubes, dice.throws, dice.cubes) == (1, 13, 1, len(board.cubes))
+    assert perquackey.right >= 12 and perquackey.colour_right >= 12 and dice.right >= len(board.cubes) - 1
+    assert "torn.jpg: not an image" in printed
+    # each kind against its own targets: any letter dice have no colours to get right
+    perquackey_part, dice_part = printed.split("any letter dice in")
+    assert "red/black right" in perquackey_part and "red/black right" not in dice_part
+    assert ">= 99.5 %" in perquackey_part and ">= 97 %" in dice_part
