@@ -48,8 +48,11 @@ class Perspective:
         keep = np.ones(len(points), bool)
         for _ in range(2):              # once more without the faces the first fit explains worst
             (a, b, c), *_ = np.linalg.lstsq(design[keep], sides[keep], rcond=None)
+            # a face fitted within a few hundredths of a side is kept; one further off is an
+            # outlier where a fit without it would miss it by far more than the others
             misfit = np.abs(design @ (a, b, c) - sides)
-            keep = misfit <= max(2.5 * np.median(misfit[keep]), 0.04 * np.median(sides))
+            unexplained = misfit / (1 - _leverage(design, keep))
+            keep = (misfit <= 0.04 * np.median(sides)) | (unexplained <= 2.5 * np.median(unexplained[keep]))
             if keep.sum() < MIN_FOR_PERSPECTIVE:
                 return None
         focal = FOCAL_SHARE * shape[1]
@@ -119,3 +122,13 @@ class Perspective:
         if abs(cosine) < CLEAR_DIRECTION or abs(apart / self.side_face_offset((a + b) / 2) - 1) > OFFSET_SLACK:
             return None
         return c if cosine > 0 else k
+
+
+def _leverage(design: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """How much each fitted face pulls the fit towards itself (the hat matrix's diagonal;
+    0 for the faces left out): a face alone at an edge of the photo is fitted closely by a
+    fit it bends, and its misfit over (1 - leverage) is what a fit without it would leave."""
+    fitted = design[keep]
+    inverse = np.linalg.pinv(fitted.T @ fitted)
+    leverage = np.einsum("ij,jk,ik->i", design, inverse, design)
+    return np.where(keep, np.minimum(leverage, 0.95), 0.0)

@@ -35,6 +35,22 @@ def test_the_point_under_a_tilted_camera_is_found_from_the_faces_sizes(seed):
     assert 0.6 < np.linalg.norm(got) / np.linalg.norm(want) < 1.6
 
 
+def test_an_outline_alone_at_the_photos_edge_does_not_bend_the_fit():
+    # ten faces sized by a camera leaning along the photo's height (the size grows
+    # downwards only), and one outline at the far left that ran over a touching cube
+    # (a fifth too large): fitted closely by the fit it bends, it is left out by what a
+    # fit without it would miss it by
+    shape = (768, 1024)
+    def face(x, y, grow=1.0):
+        return SimpleNamespace(middle=np.array([x, y], float), area=(grow * (40 + 0.02 * (y - 384))) ** 2)
+    placed = [face(x, y) for x, y in [(520, 120), (640, 300), (760, 480), (880, 650), (600, 700), (900, 200),
+                                       (700, 560), (820, 380), (560, 420), (960, 520)]]
+    fitted = Perspective.fit(placed + [face(60, 300, grow=1.2)], shape)
+    assert fitted is not None
+    assert fitted.size[1] == pytest.approx(0.0, abs=2e-4)      # no lean across the photo
+    assert fitted.size[2] == pytest.approx(0.02, abs=2e-3)
+
+
 def test_a_camera_looking_straight_down_claims_no_direction():
     # its foot is taken at the photo's middle, and the face network is not told of it
     truth, fitted, tilt, centre = _foot(0)
@@ -209,6 +225,9 @@ def test_the_camera_s_place_is_fitted_again_from_the_faces_the_network_is_sure_o
         foretold = found.side_at(top.mean(axis=0) * found.scale) / found.scale
         shares.append(foretold / np.sqrt(cv2.contourArea(top)))
     assert max(shares) / min(shares) < 1.2
+    # and with no outline the fit bends towards itself kept in it (each judged by what a
+    # fit without it would miss it by), every letter is read right
+    assert _read_right(throw) == (len(throw.cubes), 0)
 
 
 def test_where_the_network_is_sure_of_too_few_faces_they_are_sized_as_if_seen_straight_down():
