@@ -64,15 +64,11 @@ class Score:
     by_confidence: list[tuple[float, bool]] = field(default_factory=list)   # (confidence, right)
 
 
-def score_throw(score: Score, throw: Throw, cube_set: str, *parts: Score, count: int | None | str = "given") -> None:
+def score_throw(score: Score, throw: Throw, cube_set: str, *parts: Score) -> None:
     """Read one throw and count what the reader made of it in `score`, and in each of
-    `parts` (the scores of the parts of a set the throw belongs to).  The reader is told
-    the throw's `count` of cubes; by default, as a player would: a Perquackey throw's,
-    and none for any letter dice."""
-    if count == "given":
-        count = len(throw.cubes) if cube_set != "any" else None
-    try:
-        reading = read_image(throw.image, cube_set, count)
+    `parts` (the scores of the parts of a set the throw belongs to)."""
+    try:                           # as a player would: any letter dice come with no count
+        reading = read_image(throw.image, cube_set, len(throw.cubes) if cube_set != "any" else None)
     except ValueError:             # the reader's "more faces than the set has cubes"
         reading = None
     for one in (score, *parts):
@@ -238,11 +234,10 @@ def bench_photos(folder: str | Path) -> dict[str, Score]:
         except CameraError as exc:
             print(f"  {exc}")
             continue
-        cube_set, count = set_and_count(record, "any")
+        cube_set, _ = set_and_count(record, "any")          # (the count it gives is the throw's, or none)
         throw = Throw(image, [CubeTruth(c["letter"], bool(c.get("red", False)), c["x"], c["y"])
                               for c in record["cubes"]], size=face_side(record))
-        score_throw(sets["any letter dice" if cube_set == "any" else "Perquackey throws"][0], throw, cube_set,
-                    count=count)
+        score_throw(sets["any letter dice" if cube_set == "any" else "Perquackey throws"][0], throw, cube_set)
     for kind, (score, targets) in sets.items():
         if score.throws:
             report(f"{kind} in {folder} (photographed or rendered outside TableMate, with their truth file)",

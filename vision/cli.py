@@ -67,9 +67,9 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
 def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> None:
     """Per image: the faces found on the photo (thick, with the letter) and the candidates
     rejected (thin, numbered; those past the most the finder keeps only counted), the
-    reasons for those numbers in a text file, and each
-    face's steps (straightened face, its ink, the upright glyph) with the decision.
-    (Written on the photo, hundreds of reasons on a wood grain or a cloth would hide it.)"""
+    reasons for those numbers in a text file (written on the photo, the hundreds of a
+    wood grain or a cloth would hide it), and each face's steps (straightened face, its
+    ink, the upright glyph) with the decision."""
     folder.mkdir(parents=True, exist_ok=True)
     marked = image.copy()
     rows, reasons, crowd = [], [], 0
