@@ -73,7 +73,7 @@ def _family_friendly(args) -> bool:
 def cmd_read(args) -> int:
     from vision.cli import read_images
     return read_images(args.images, cube_set=args.set, as_json=args.json, debug_dir=args.debug,
-                       truth_path=args.truth)
+                       truth_path=args.truth, template_path=args.truth_template)
 
 
 def add_word_commands(sub) -> None:
@@ -92,4 +92,6 @@ def add_word_commands(sub) -> None:
                       help="the red cube set, or any letters for other dice")
     read.add_argument("--debug", metavar="DIR", help="write pictures of each step there")
     read.add_argument("--truth", metavar="FILE", help="score the readings against a truth file (JSON)")
+    read.add_argument("--truth-template", metavar="FILE",
+                      help="write the readings to a new truth file, for you to correct and score with --truth")
     read.set_defaults(func=cmd_read)

@@ -16,17 +16,24 @@ from vision.truth import TruthFileError, load_truth, score_photo, set_and_count,
 
 
 def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = False, debug_dir: str | None = None,
-                truth_path: str | None = None, out=sys.stdout, err=sys.stderr) -> int:
+                truth_path: str | None = None, template_path: str | None = None,
+                out=sys.stdout, err=sys.stderr) -> int:
     """Read each image; a file that cannot be read gets one line on stderr and the exit
     status 1, and the others are still read.  With a truth file, each photo is read with
-    the cube set and count its record gives (as the game knows them) and scored."""
+    the cube set and count its record gives (as the game knows them) and scored.  With a
+    template path, the readings are written there as a truth file for a person to correct
+    (never over a file already there)."""
     status = 0
     try:
         truth = load_truth(truth_path) if truth_path else None
     except TruthFileError as exc:
         print(f"tablemate read: {exc}", file=err)
         return 1
-    scores = []
+    if template_path and Path(template_path).exists():
+        print(f"tablemate read: {template_path} is already there; the truth template is written only to a new "
+              f"file, so letters you corrected are never lost.", file=err)
+        return 1
+    scores, template = [], []
     for path in paths:
         record = truth.get(Path(path).name) if truth is not None else None
         if truth is not None and record is None:
@@ -34,13 +41,16 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
         try:
             image = load_image(path)
             working: list = []
-            reading = read_image(image, *set_and_count(record, cube_set), debug=working if debug_dir else None)
+            reading = read_image(image, *set_and_count(record, cube_set),
+                                 debug=working if debug_dir or template_path else None)
         except (CameraError, CubeCountError, PhotoTooSmall) as exc:
             print(f"tablemate read: {'' if isinstance(exc, CameraError) else f'{path}: '}{exc}", file=err)
             status = 1
             continue
         if debug_dir:
             write_debug(Path(debug_dir), Path(path).stem, image, working)
+        if template_path:
+            template.append(truth_record(Path(path).name, cube_set, reading, working))
         for note in reading.notes:
             print(f"tablemate read: {path}: {note}", file=err)
         if as_json:
@@ -61,7 +71,29 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
     if truth is not None:
         for line in summary_lines(scores):
             print(line, file=out)
+    if template_path:
+        Path(template_path).write_text(json.dumps(template, indent=1) + "\n")
+        print(f"tablemate read: wrote {len(template)} photos' readings to {template_path}. They are the reader's, not "
+              f"the truth: check every letter and colour (those it doubted say \"check\": true), add the cubes it "
+              f"missed, take out any it made up, set \"vulnerable\" for each throw, then score with --truth.",
+              file=err)
     return status
+
+
+def truth_record(image: str, cube_set: str, reading, working: list) -> dict:
+    """A truth file's record made from a reading, for a person to correct: the cubes read
+    (those in doubt marked to check), the side of a top face (the faces' outlines), and
+    for a Perquackey throw of 10 or 13 cubes whether it is vulnerable."""
+    sides = [float(np.sqrt(cv2.contourArea(glyph.corners.astype(np.float32)))) for glyph, cube in working
+             if cube is not None]
+    record: dict = {"image": image, "red_set": cube_set}
+    if cube_set != "any" and len(reading.cubes) in (10, 13):
+        record["vulnerable"] = len(reading.cubes) == 13
+    if sides:
+        record["size"] = round(float(np.median(sides)), 1)
+    record["cubes"] = [{"letter": c.letter, "red": bool(c.red), "x": round(float(c.x), 1), "y": round(float(c.y), 1),
+                        **({"check": True} if c.uncertain else {})} for c in reading.cubes]
+    return record
 
 
 def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> None:

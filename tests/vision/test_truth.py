@@ -83,3 +83,26 @@ def test_the_read_command_scores_a_folder_against_its_truth(tmp_path):
     text = out.getvalue()
     assert "truth: 10 cubes, found 10, right 10, phantoms 0, silent wrong 0, red/black wrong 0  ALL RIGHT" in text
     assert "photos 1: cubes 10, found 10" in text
+
+
+def test_a_truth_template_is_the_readings_for_a_person_to_correct_and_never_overwrites(tmp_path):
+    throw = make_throw(21, vulnerable=False)
+    photo = tmp_path / "throw.jpg"
+    cv2.imwrite(str(photo), throw.image)
+    template = tmp_path / "truth.json"
+    err = io.StringIO()
+    assert read_images([str(photo)], template_path=str(template), out=io.StringIO(), err=err) == 0
+    assert "check every letter" in err.getvalue()
+    [record] = json.loads(template.read_text())
+    assert (record["image"], record["red_set"], record["vulnerable"]) == ("throw.jpg", "classic", False)
+    assert 0.8 * 95 < record["size"] < 1.25 * 95 and len(record["cubes"]) == 10     # the flat throw's faces
+    assert all(set(c) <= {"letter", "red", "x", "y", "check"} for c in record["cubes"])
+    # as written it is the reader's own word, so it scores every cube right: a file to correct
+    out = io.StringIO()
+    assert read_images([str(photo)], truth_path=str(template), out=out, err=io.StringIO()) == 0
+    assert "ALL RIGHT" in out.getvalue()
+    # a second run never writes over it (letters corrected there would be lost)
+    template.write_text("corrected by hand")
+    err = io.StringIO()
+    assert read_images([str(photo)], template_path=str(template), out=io.StringIO(), err=err) == 1
+    assert "already there" in err.getvalue() and template.read_text() == "corrected by hand"
