@@ -100,7 +100,7 @@ def _count(score: Score, throw: Throw, reading) -> None:
         got = reading.cubes[owner[ti]]
         right = got.letter == truth.letter
         score.right += right
-        score.colour_right += got.red == truth.red
+        score.colour_right += truth.red is None or got.red == truth.red     # (None: not written down)
         score.uncertain += got.uncertain
         silent |= not right and not got.uncertain
         score.by_confidence.append((got.confidence, right))
@@ -235,7 +235,7 @@ def bench_photos(folder: str | Path) -> dict[str, Score]:
             print(f"  {exc}")
             continue
         cube_set, _ = set_and_count(record, "any")          # (the count it gives is the throw's, or none)
-        throw = Throw(image, [CubeTruth(c["letter"], bool(c.get("red", False)), c["x"], c["y"])
+        throw = Throw(image, [CubeTruth(c["letter"], c.get("red"), c["x"], c["y"])
                               for c in record["cubes"]], size=face_side(record))
         score_throw(sets["any letter dice" if cube_set == "any" else "Perquackey throws"][0], throw, cube_set)
     for kind, (score, targets) in sets.items():

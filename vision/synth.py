@@ -27,7 +27,7 @@ HELD_OUT_TABLES = ("cloth", "stone", "dark")      # what only the benchmark uses
 @dataclass
 class CubeTruth:
     letter: str
-    red: bool
+    red: bool | None        # None where a truth file does not say (as `read --truth` takes it)
     x: float
     y: float
 

@@ -74,7 +74,11 @@ def test_a_folder_of_photos_is_scored_against_its_truth_file_each_kind_apart(tmp
     cv2.imwrite(str(tmp_path / "board.jpg"), board.image)
     (tmp_path / "torn.jpg").write_text("not a picture")
     cubes = [{"letter": c.letter, "red": c.red, "x": c.x, "y": c.y} for c in throw.cubes]
+    cv2.imwrite(str(tmp_path / "plain.jpg"), throw.image)
+    uncoloured = [{k: v for k, v in c.items() if k != "red"} for c in cubes]
     records = [{"image": "throw.jpg", "vulnerable": True, "red_set": "classic", "size": 95, "cubes": cubes},
+               # the same throw, its colours not written down: not counted wrong (as `read --truth` takes it)
+               {"image": "plain.jpg", "vulnerable": True, "red_set": "classic", "size": 95, "cubes": uncoloured},
                {"image": "board.jpg", "size": board.size,     # no "vulnerable": any letter dice, no count
                 "cubes": [{"letter": c.letter, "x": c.x, "y": c.y} for c in board.cubes]},
                {"image": "torn.jpg", "cubes": cubes}]
@@ -82,8 +86,10 @@ def test_a_folder_of_photos_is_scored_against_its_truth_file_each_kind_apart(tmp
     scores = bench_photos(tmp_path)
     printed = capsys.readouterr().out
     perquackey, dice = scores["Perquackey throws"], scores["any letter dice"]
-    assert (perquackey.throws, perquackey.cubes, dice.throws, dice.cubes) == (1, 13, 1, len(board.cubes))
-    assert perquackey.right >= 12 and perquackey.colour_right >= 12 and dice.right >= len(board.cubes) - 1
+    assert (perquackey.throws, perquackey.cubes, dice.throws, dice.cubes) == (2, 26, 1, len(board.cubes))
+    assert perquackey.right >= 24 and dice.right >= len(board.cubes) - 1
+    assert perquackey.colour_right >= 13 + 12           # the plain copy's 13 all count, whatever was read
+    assert any(c.red for c in throw.cubes)              # (so a red reading there would have been counted wrong)
     assert "torn.jpg: not an image" in printed
     # each kind against its own targets: any letter dice have no colours to get right
     perquackey_part, dice_part = printed.split("any letter dice in")
