@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 
 import cv2
 import numpy as np
@@ -72,7 +73,8 @@ PLASTIC_SPREAD = 1.25     # ground this much darker than the dimmest sure face, 
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 FAR_LARGER = 1.4          # faces the network is sure of this much larger (by area) than the side learned set it
 NEAR_PAIR = 3.0           # of two faces' diagonals: faces further apart are not one cube's, nor overlap
-SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy
+SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy,
+SMALL_GUESS = 2.0         # ... there guessing sides less than this many times theirs (the first copy's side)
 CHANGED = 30              # grey levels that count as a change from the empty table
 GUESSED = 0.8             # a face guessed round a glyph counts as this square (less than one traced)
 GUESS_FIT = 0.9           # and its size as this good a fit: it has the expected size by making, not by finding
@@ -484,29 +486,17 @@ def _changed(image: np.ndarray, background: np.ndarray | None, scale: float) -> 
     return cv2.dilate(mask, disc(WORK_WIDTH * 0.01))
 
 
-class _Searched(dict):
-    """The candidates found with each side tried in one photo: a side within NEAR of one
-    already tried would find the same faces, so its candidates are reused."""
-
-    def __call__(self, view: _View, side: float, changed, outlines) -> list[_Candidate]:
-        done = next((tried for tried in self if abs(side / tried - 1) < NEAR), None)
-        if done is None:
-            done = side
-            self[side] = _candidates(view, side, changed, outlines)
-        return self[done]
-
-
-def _learn_side(searched: _Searched, view: _View, guess: float, changed, outlines) -> tuple[float, list[_Candidate]]:
+def _learn_side(search, guess: float) -> tuple[float, list[_Candidate]]:
     """The side of a top face, learned from the throw (every cube is the same size): the
     median side of the candidates found with a guess that look most like faces; then
     the candidates found with it."""
-    candidates = searched(view, guess, changed, outlines)
+    candidates = search(guess)
     threshold = _likely(candidates)
     likely = [c for c in candidates if c.likeness > threshold]
     if not likely:
         return guess, candidates
     side = float(np.median([np.sqrt(c.area) for c in likely]))
-    return side, searched(view, side, changed, outlines)
+    return side, search(side)
 
 
 def _likely(candidates: list[_Candidate]) -> float:
@@ -577,9 +567,25 @@ def find_candidates(image: np.ndarray, background: np.ndarray | None = None, wid
     """The candidate faces round every glyph seed and bright outline.  Where the faces
     are smaller than SMALL_SIDE, they are looked for again on a finer copy of the photo
     (their glyphs' strokes are a pixel or two wide at the usual working size)."""
-    found = _found_at(image, background, width)
-    finer = _finer_width(image, width, found.side, found.candidates)
-    return found if finer is None else _found_at(image, background, finer, last=True)
+    look = _Look.at(image, background, width)
+    learned = look.ranked(look.first_guesses())
+    side, candidates = learned[0]
+    finer = _finer_width(image, width, side, candidates)
+    if finer is None:
+        found = look.checked(learned)
+        side, finer = found.side, _finer_width(image, width, found.side, found.candidates)
+        if finer is None:
+            return found
+    finer_look = _Look.at(image, background, finer)
+    # the first guesses again, those far larger than the faces seen on the first copy
+    # last, and lazily: they learn sides the first look ranked below, and cost the most
+    # to search (0.65 s for one on a cloth's weave), so they are searched only where the
+    # network is sure of no face at the others
+    expected = side * finer_look.scale / look.scale
+    guesses = finer_look.first_guesses()
+    small = [guess for guess in guesses if guess < SMALL_GUESS * expected]
+    large = [guess for guess in guesses if guess >= SMALL_GUESS * expected]
+    return finer_look.checked(chain(finer_look.ranked(small), map(finer_look.learned, large)))
 
 
 def _finer_width(image: np.ndarray, width: int, side: float, candidates: list[_Candidate]) -> int | None:
@@ -590,50 +596,79 @@ def _finer_width(image: np.ndarray, width: int, side: float, candidates: list[_C
     return None
 
 
-def _found_at(image: np.ndarray, background: np.ndarray | None, width: int, last: bool = False) -> Found:
-    """The candidates on a copy of the photo `width` wide, judged by the face network,
-    unless the side learned says they are to be looked for again on a finer copy (and
-    this is not it already)."""
-    scale = min(1.0, width / image.shape[1])
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    changed = _changed(image, background, scale)
-    outlines = [o for o in bright_outlines(small) if changed is None or _mostly_changed(o, changed)]
-    if len(outlines) > MOST_OUTLINES:
-        outlines = []             # the table's own pattern (gingham, tiles): the glyphs still find the faces
-    # first guesses at the side: usual sizes, and the bright faces' if there are any
-    guesses = [small.shape[1] * share for share in FIRST_SIDES]
-    if outlines:
-        bright = float(np.median([np.sqrt(cv2.contourArea(o)) for o in outlines]))
-        guesses = [g for g in guesses if not 0.75 < bright / g < 1.33] + [bright]
-    view = _View.of(small)
-    searched = _Searched()
-    learned = sorted((_learn_side(searched, view, guess, changed, outlines) for guess in guesses),
-                     key=_guess_score, reverse=True)
-    side, candidates = learned[0]
-    if not last and _finer_width(image, width, side, candidates) is not None:
-        return Found(view, scale, side, candidates, None)     # small faces: judged on the finer copy
-    found = _completed(view, scale, side, candidates, changed)
-    checked = found.sure_side()
-    # where the network is sure of hardly any face at the side the signs liked best (a
-    # table's squares as large as faces), the next side it is sure of faces at
-    if checked is None:
-        for side, candidates in learned[1:]:
-            other = _completed(view, scale, side, candidates, changed)
-            checked = other.sure_side()
-            if checked is not None:
-                found = other
-                break
-    # the hand-made signs' likely faces include pairs of touching cubes and faces with
-    # their side face, which make the side learned from them too large; the faces the
-    # network is sure of do not.  Where those are clearly smaller, the candidates are
-    # looked for again with their side; and where they are far larger (a gingham's
-    # squares, smaller than the faces, were taken for them), so too.  (Larger measured by
-    # their areas: a slanted face's long side, and a face traced with a strip of table,
-    # make the long sides high, by 40 % and more of a true side on a steep view)
-    if checked is not None and (checked < (1 - NEAR) * found.side
-                                or found.sure_side(long=False) > FAR_LARGER * found.side):
-        return _completed(view, scale, checked, searched(view, checked, changed, outlines), changed)
-    return found
+@dataclass
+class _Look:
+    """A working copy of the photo, what changed from the empty table, the bright outlines
+    on it, and the candidates searched for at each side tried."""
+    view: _View
+    scale: float
+    changed: np.ndarray | None
+    outlines: list[np.ndarray]
+    searched: dict[float, list[_Candidate]] = field(default_factory=dict)
+
+    @classmethod
+    def at(cls, image: np.ndarray, background: np.ndarray | None, width: int) -> "_Look":
+        scale = min(1.0, width / image.shape[1])
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        changed = _changed(image, background, scale)
+        outlines = [o for o in bright_outlines(small) if changed is None or _mostly_changed(o, changed)]
+        if len(outlines) > MOST_OUTLINES:
+            outlines = []         # the table's own pattern (gingham, tiles): the glyphs still find the faces
+        return cls(_View.of(small), scale, changed, outlines)
+
+    def search(self, side: float) -> list[_Candidate]:
+        """The candidates at a side: a side within NEAR of one already tried would find
+        the same faces, so its candidates are reused."""
+        done = next((tried for tried in self.searched if abs(side / tried - 1) < NEAR), None)
+        if done is None:
+            done = side
+            self.searched[side] = _candidates(self.view, side, self.changed, self.outlines)
+        return self.searched[done]
+
+    def learned(self, guess: float) -> tuple[float, list[_Candidate]]:
+        return _learn_side(self.search, guess)
+
+    def first_guesses(self) -> list[float]:
+        """First guesses at the side: usual sizes, and the bright faces' if there are any."""
+        guesses = [self.view.small.shape[1] * share for share in FIRST_SIDES]
+        if self.outlines:
+            bright = float(np.median([np.sqrt(cv2.contourArea(o)) for o in self.outlines]))
+            guesses = [g for g in guesses if not 0.75 < bright / g < 1.33] + [bright]
+        return guesses
+
+    def ranked(self, guesses: list[float]) -> list[tuple[float, list[_Candidate]]]:
+        """The side learned from each guess, with its candidates, the likeliest first."""
+        return sorted(map(self.learned, guesses), key=_guess_score, reverse=True)
+
+    def checked(self, learned) -> Found:
+        """The candidates of the likeliest side learned (of `learned`, likeliest first),
+        completed and judged by the face network; checked against the faces it is sure of."""
+        learned = iter(learned)
+        found = self.completed(*next(learned))
+        checked = found.sure_side()
+        # where the network is sure of hardly any face at the side the signs liked best (a
+        # table's squares as large as faces), the next side it is sure of faces at
+        if checked is None:
+            for side, candidates in learned:
+                other = self.completed(side, candidates)
+                checked = other.sure_side()
+                if checked is not None:
+                    found = other
+                    break
+        # the hand-made signs' likely faces include pairs of touching cubes and faces with
+        # their side face, which make the side learned from them too large; the faces the
+        # network is sure of do not.  Where those are clearly smaller, the candidates are
+        # looked for again with their side; and where they are far larger (a gingham's
+        # squares, smaller than the faces, were taken for them), so too.  (Larger measured by
+        # their areas: a slanted face's long side, and a face traced with a strip of table,
+        # make the long sides high, by 40 % and more of a true side on a steep view)
+        if checked is not None and (checked < (1 - NEAR) * found.side
+                                    or found.sure_side(long=False) > FAR_LARGER * found.side):
+            return self.completed(checked, self.search(checked))
+        return found
+
+    def completed(self, side: float, candidates: list[_Candidate]) -> Found:
+        return _completed(self.view, self.scale, side, candidates, self.changed)
 
 
 def _completed(view: _View, scale: float, side: float, candidates: list[_Candidate],

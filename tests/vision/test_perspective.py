@@ -158,6 +158,37 @@ def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
     assert finer >= right() + 4
 
 
+def _finer_sides(monkeypatch, throw) -> list[float]:
+    """The sides candidates are searched for at on the finer copy, reading a throw."""
+    sides = []
+    search = faces._candidates
+
+    def recorded(view, side, *rest):
+        if view.small.shape[1] > faces.WORK_WIDTH:
+            sides.append(side)
+        return search(view, side, *rest)
+    monkeypatch.setattr(faces, "_candidates", recorded)
+    _read_right(throw)
+    return sides
+
+
+def test_a_finer_copy_is_not_searched_at_sides_far_larger_than_the_faces_where_smaller_find_them(monkeypatch):
+    # hard 4: faces 28 pixels across on the working copy; the finer copy's first guess at
+    # 0.08 of its width (99 pixels) cost 0.65 s to search, and learned a side ranked below
+    sides = _finer_sides(monkeypatch, make_throw_3d(4, hard=True))
+    assert sides and max(sides) < faces.SMALL_GUESS * faces.SMALL_SIDE
+
+
+def test_a_finer_copy_is_searched_at_larger_sides_where_the_network_is_sure_of_no_face_at_smaller(monkeypatch):
+    # ordinary 834, its print worn: the glyphs' seeds, half a face across, made the first
+    # copy's faces look small; on the finer copy only the largest guess finds faces the
+    # network is sure of (without it, 12 of its 13 cubes are wrong or missed)
+    throw = make_throw_3d(834, hard=False)
+    sides = _finer_sides(monkeypatch, throw)
+    assert max(sides) >= faces.SMALL_GUESS * faces.SMALL_SIDE
+    assert _read_right(throw) == (len(throw.cubes), 0)
+
+
 def _read_right(throw) -> tuple[int, int]:
     """How many of a throw's cubes the reader reads right (the count given), and its phantoms."""
     reading = read_image(throw.image, "classic", len(throw.cubes))
