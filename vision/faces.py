@@ -53,7 +53,7 @@ from vision.glyph_seeds import (FAINT_LETTER_DEPTH, MOST_OUTLINES, blurred_lette
                                 darkness, disc, faint_letter_seeds, glyph_seeds)
 from vision.networks import ModelMissing
 from vision.perspective import Perspective
-from vision.warping import sampled, straightened
+from vision.warping import sampled, straightening
 
 WORK_WIDTH = 1024         # faces are found on a copy this wide; warped from the full image
 FACE_PIXELS = 96          # the straightened face
@@ -450,7 +450,8 @@ def _inside(view: _View, clean: np.ndarray, outlines) -> list[dict[str, float]]:
     quads = np.asarray(outlines, np.float32).reshape(-1, 4, 2)
     middle = quads.mean(axis=1, keepdims=True)
     inner = (quads - middle) * 0.7 + middle      # in turn round the face, as every outline is
-    face, ink, colour = (straightened(image, inner, 24, border=cv2.BORDER_CONSTANT).reshape(len(quads), 576, -1)
+    at = straightening(inner, 24)
+    face, ink, colour = (sampled(image, *at, border=cv2.BORDER_CONSTANT).reshape(len(quads), 576, -1)
                          for image in (clean, view.gray, view.small))
     face, ink = face[..., 0], ink[..., 0].astype(np.float32)
     colour = np.minimum(colour * view.light_gains, 255)     # the light's colour out of these samples alone

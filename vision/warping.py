@@ -25,6 +25,13 @@ def straightened(image: np.ndarray, quads: np.ndarray, size: int, low: float = 0
     """Each quadrilateral (N x 4 x 2, corners in turn round it) mapped by its perspective
     onto the square from (low, low) to (high, high) of a size x size picture, its first
     corner at the top left: N x size x size (x channels)."""
+    return sampled(image, *straightening(quads, size, low, high), border)
+
+
+def straightening(quads: np.ndarray, size: int, low: float = 0.0,
+                  high: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Where in the photo each pixel of `straightened`'s pictures is sampled: x and y, N x
+    size x size (worked out once for several images of one photo)."""
     high = size - 1 if high is None else high
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     grid = (np.arange(size, dtype=np.float64) - low) / (high - low)
@@ -40,4 +47,4 @@ def straightened(image: np.ndarray, quads: np.ndarray, size: int, low: float = 0
     w = np.where(np.abs(w) < 1e-12, 1e-12, w)               # a crossed outline's vanishing line: far off
     x = ((x1 - x0 + g * x1) * u + (x3 - x0 + h * x3) * v + x0) / w
     y = ((y1 - y0 + g * y1) * u + (y3 - y0 + h * y3) * v + y0) / w
-    return sampled(image, x.astype(np.float32), y.astype(np.float32), border)
+    return x.astype(np.float32), y.astype(np.float32)
