@@ -17,10 +17,10 @@ from typing import Callable
 from device.camera import read_image as load_image
 from device.errors import CameraError
 from vision.reader import read_image
-from vision.synth import HELD_OUT_TABLES, CubeTruth, Throw, held_out_fonts, make_throw
+from vision.synth import HELD_OUT_TABLES, Throw, held_out_fonts, make_throw
 from vision.synth3d import make_throw_3d
 from vision.synth_tray import make_tray_throw
-from vision.truth import REACH as MATCH_RADIUS, face_side, load_truth, match, set_and_count
+from vision.truth import REACH as MATCH_RADIUS, face_side, load_truth, match, set_and_count, true_cubes
 
 FLAT_SIDE_PX = 95                  # the flat generator's smallest face side (it does not report one)
 CONFIDENCE_BINS = (0.0, 0.5, 0.8, 0.95)
@@ -235,8 +235,7 @@ def bench_photos(folder: str | Path) -> dict[str, Score]:
             print(f"  {exc}")
             continue
         cube_set, _ = set_and_count(record, "any")          # (the count it gives is the throw's, or none)
-        throw = Throw(image, [CubeTruth(c["letter"], c.get("red"), c["x"], c["y"])
-                              for c in record["cubes"]], size=face_side(record))
+        throw = Throw(image, true_cubes(record), size=face_side(record))
         score_throw(sets["any letter dice" if cube_set == "any" else "Perquackey throws"][0], throw, cube_set)
     for kind, (score, targets) in sets.items():
         if score.throws:

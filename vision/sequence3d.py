@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.synth import CubeTruth
+from vision.truth import CubeTruth
 from vision.synth3d import CUBE_MM, Cube, Scene, make_scene, render, squares_overlap
 
 EMPTY, MOVING, AT_REST = "empty", "moving", "at rest"

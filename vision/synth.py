@@ -13,6 +13,7 @@ from PIL import Image
 
 from firmware.games import perquackey as pq
 from vision.render import BARRED, SHIPPED_FONTS, glyph_tile
+from vision.truth import CubeTruth
 
 # Fonts the reader never learns from: the benchmark's held-out set (where installed).
 HELD_OUT_FONTS = [Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf"),
@@ -22,14 +23,6 @@ HELD_OUT_FONTS = [Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold
 TABLES = ("wood", "felt", "plain", "cloth", "stone", "dark")
 TEST_TABLES = ("wood", "felt", "plain")           # what the tests use
 HELD_OUT_TABLES = ("cloth", "stone", "dark")      # what only the benchmark uses
-
-
-@dataclass
-class CubeTruth:
-    letter: str
-    red: bool | None        # None where a truth file does not say (as `read --truth` takes it)
-    x: float
-    y: float
 
 
 @dataclass

@@ -22,7 +22,8 @@ import numpy as np
 from firmware.games import perquackey as pq
 from vision import tables
 from vision.render import BARRED, glyph_tile
-from vision.synth import CubeTruth, Throw
+from vision.synth import Throw
+from vision.truth import CubeTruth
 
 CUBE_MM = 16.0
 FIELD_OF_VIEW_DEG = 62.0          # horizontal, as the Pi Camera v2

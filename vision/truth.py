@@ -12,11 +12,24 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 
 REACH = 0.6                 # of the face's side: how far a reading may be from the true centre
+
+
+@dataclass
+class CubeTruth:
+    """A cube as it truly lies: its top face's letter, ink and middle (photo pixels)."""
+    letter: str
+    red: bool | None        # None where a truth file does not say (its colour is then not checked)
+    x: float
+    y: float
+
+
+def true_cubes(record: dict) -> list[CubeTruth]:
+    """The cubes a truth file's record gives."""
+    return [CubeTruth(c["letter"], c.get("red"), c["x"], c["y"]) for c in record["cubes"]]
 
 
 def match(readings, truths, radius: float) -> tuple[dict[int, int], list[int]]:
@@ -94,7 +107,7 @@ def score_photo(image: str, cubes, record: dict) -> PhotoScore:
     """Each reading is paired with a true cube within reach, nearest pairs first (one
     reading per cube: a second reading on the same cube counts as a phantom).  A cube's
     ink colour is checked where its record gives `red`."""
-    truth = [SimpleNamespace(**cube) for cube in record["cubes"]]
+    truth = true_cubes(record)
     owner, phantoms = match(cubes, truth, REACH * face_side(record))
     score = PhotoScore(image, cubes=len(truth), found=len(owner), phantoms=len(phantoms))
     score.pairs = [(cubes[ri].confidence, False) for ri in phantoms]    # a phantom is a wrong reading
@@ -103,7 +116,7 @@ def score_photo(image: str, cubes, record: dict) -> PhotoScore:
         right = got.letter.upper() == true.letter.upper()
         score.right += right
         score.silent_wrong += (not right) and not got.uncertain
-        score.colour_wrong += hasattr(true, "red") and bool(got.red) != bool(true.red)
+        score.colour_wrong += true.red is not None and bool(got.red) != true.red
         score.pairs.append((got.confidence, right))
     return score
 

@@ -5,7 +5,8 @@ from types import SimpleNamespace as Reading
 from vision import bench
 from vision.bench import Score, match, reliability, score_throw
 from vision.reader import read_image
-from vision.synth import CubeTruth, make_throw
+from vision.synth import make_throw
+from vision.truth import CubeTruth
 from vision.synth_tray import make_tray_throw
 
 
