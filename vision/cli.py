@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -51,6 +52,7 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
             write_debug(Path(debug_dir), Path(path).stem, image, working)
         if template_path:
             template.append(truth_record(Path(path).name, cube_set, reading, working))
+            _write_template(template_path, template)      # after each photo: a run stopped part way keeps it
         for note in reading.notes:
             print(f"tablemate read: {path}: {note}", file=err)
         if as_json:
@@ -72,12 +74,20 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
         for line in summary_lines(scores):
             print(line, file=out)
     if template_path:
-        Path(template_path).write_text(json.dumps(template, indent=1) + "\n")
+        _write_template(template_path, template)
         print(f"tablemate read: wrote {len(template)} photos' readings to {template_path}. They are the reader's, not "
               f"the truth: check every letter and colour (those it doubted say \"check\": true), add the cubes it "
               f"missed, take out any it made up, set \"vulnerable\" for each throw, then score with --truth.",
               file=err)
     return status
+
+
+def _write_template(path: str, template: list[dict]) -> None:
+    """The truth template so far, written whole beside it and then put in its place (a
+    stop in the middle of writing leaves the last one whole)."""
+    part = Path(path).with_name(Path(path).name + ".part")
+    part.write_text(json.dumps(template, indent=1) + "\n")
+    os.replace(part, path)
 
 
 def truth_record(image: str, cube_set: str, reading, working: list) -> dict:

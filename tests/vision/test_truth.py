@@ -3,7 +3,9 @@ import io
 import json
 
 import cv2
+import pytest
 
+from vision import cli
 from vision.cli import read_images
 from vision.reader import CubeReading
 from vision.synth import make_throw
@@ -106,3 +108,25 @@ def test_a_truth_template_is_the_readings_for_a_person_to_correct_and_never_over
     err = io.StringIO()
     assert read_images([str(photo)], template_path=str(template), out=io.StringIO(), err=err) == 1
     assert "already there" in err.getvalue() and template.read_text() == "corrected by hand"
+
+
+def test_a_truth_template_run_stopped_part_way_keeps_the_photos_read(tmp_path, monkeypatch):
+    photos = []
+    for seed in (21, 22):
+        photos.append(tmp_path / f"throw-{seed}.jpg")
+        cv2.imwrite(str(photos[-1]), make_throw(seed, vulnerable=False).image)
+    template = tmp_path / "truth.json"
+    read = cli.read_image
+
+    def stopped_at_the_second(image, *rest, **options):
+        if len(read_calls) == 1:
+            raise KeyboardInterrupt          # the person stops the run (Ctrl-C) while it reads the second
+        read_calls.append(1)
+        return read(image, *rest, **options)
+    read_calls: list[int] = []
+    monkeypatch.setattr(cli, "read_image", stopped_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        read_images([str(p) for p in photos], template_path=str(template), out=io.StringIO(), err=io.StringIO())
+    [record] = json.loads(template.read_text())
+    assert record["image"] == "throw-21.jpg" and len(record["cubes"]) == 10
+    assert not (tmp_path / "truth.json.part").exists()
