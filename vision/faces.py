@@ -142,7 +142,7 @@ class AxisField:
         gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1)
         # strength times cos and sin of four times the angle, from the gradient's powers
         # (Re and Im of (gx + i gy)^4 over its strength cubed): no trigonometry per pixel.
-        # In OpenCV's arithmetic, the same as NumPy's to the bit and some six times faster
+        # In OpenCV's arithmetic: the same as NumPy's to the bit, the arithmetic some six times faster
         xx, yy = cv2.multiply(gx, gx), cv2.multiply(gy, gy)
         square = cv2.add(xx, yy)
         over = cv2.divide(1.0, cv2.max(cv2.multiply(square, cv2.sqrt(square)), 1e-30))
