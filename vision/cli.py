@@ -34,6 +34,10 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
         print(f"tablemate read: {template_path} is already there; the truth template is written only to a new "
               f"file, so letters you corrected are never lost.", file=err)
         return 1
+    if template_path and not Path(template_path).parent.is_dir():
+        print(f"tablemate read: there is no folder {Path(template_path).parent} to write the truth template in: "
+              f"make it first, or give a path in a folder that is there.", file=err)
+        return 1
     scores, template = [], []
     for path in paths:
         record = truth.get(Path(path).name) if truth is not None else None

@@ -108,6 +108,11 @@ def test_a_truth_template_is_the_readings_for_a_person_to_correct_and_never_over
     err = io.StringIO()
     assert read_images([str(photo)], template_path=str(template), out=io.StringIO(), err=err) == 1
     assert "already there" in err.getvalue() and template.read_text() == "corrected by hand"
+    # nor reads a photo before saying it has no folder to write in
+    err = io.StringIO()
+    assert read_images([str(photo)], template_path=str(tmp_path / "new" / "truth.json"), out=io.StringIO(),
+                       err=err) == 1
+    assert "no folder" in err.getvalue() and not (tmp_path / "new").exists()
 
 
 def test_a_truth_template_run_stopped_part_way_keeps_the_photos_read(tmp_path, monkeypatch):
