@@ -77,8 +77,9 @@ def read_images(paths: list[str], cube_set: str = "classic", as_json: bool = Fal
     if truth is not None:
         for line in summary_lines(scores):
             print(line, file=out)
-    if template_path:
-        _write_template(template_path, template)
+    if template_path and not template:
+        print(f"tablemate read: no photo was read, so {template_path} was not written.", file=err)
+    elif template_path:
         print(f"tablemate read: wrote {len(template)} photos' readings to {template_path}. They are the reader's, not "
               f"the truth: check every letter and colour (those it doubted say \"check\": true), add the cubes it "
               f"missed, take out any it made up, set \"vulnerable\" for each throw, then score with --truth.",

@@ -121,17 +121,25 @@ def test_a_truth_template_run_stopped_part_way_keeps_the_photos_read(tmp_path, m
         photos.append(tmp_path / f"throw-{seed}.jpg")
         cv2.imwrite(str(photos[-1]), make_throw(seed, vulnerable=False).image)
     template = tmp_path / "truth.json"
-    read = cli.read_image
+    read, read_calls = cli.read_image, []
 
     def stopped_at_the_second(image, *rest, **options):
         if len(read_calls) == 1:
             raise KeyboardInterrupt          # the person stops the run (Ctrl-C) while it reads the second
         read_calls.append(1)
         return read(image, *rest, **options)
-    read_calls: list[int] = []
     monkeypatch.setattr(cli, "read_image", stopped_at_the_second)
     with pytest.raises(KeyboardInterrupt):
         read_images([str(p) for p in photos], template_path=str(template), out=io.StringIO(), err=io.StringIO())
     [record] = json.loads(template.read_text())
     assert record["image"] == "throw-21.jpg" and len(record["cubes"]) == 10
     assert not (tmp_path / "truth.json.part").exists()
+
+
+def test_a_truth_template_is_not_written_where_no_photo_could_be_read(tmp_path):
+    # an empty template would only stand in the way of the next run ("already there")
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("not a photo")
+    err = io.StringIO()
+    assert read_images([str(bad)], template_path=str(tmp_path / "truth.json"), out=io.StringIO(), err=err) == 1
+    assert "was not written" in err.getvalue() and not (tmp_path / "truth.json").exists()
