@@ -11,7 +11,7 @@ import numpy as np
 
 from device.camera import read_image as load_image
 from device.errors import CameraError
-from vision.faces import CROWDED as CROWD
+from vision.top_faces import CROWDED as CROWD
 from vision.reader import CubeCountError, PhotoTooSmall, read_image
 from vision.truth import TruthFileError, load_truth, score_photo, set_and_count, summary_lines
 

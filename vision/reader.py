@@ -19,7 +19,8 @@ from firmware.games import perquackey as pq
 from vision import board_grid, face_net, letter_net, ocr
 from vision.assign import assign
 from vision.classifier import LETTERS, PLAIN, many_letter_distances
-from vision.faces import WORK_WIDTH, Face, Rejected, search_faces, warp
+from vision.faces import WORK_WIDTH, search_faces
+from vision.top_faces import Face, Rejected, warp
 from vision.glyphs import RED_THRESHOLD, Ink, extract_ink
 from vision.networks import ModelMissing
 
@@ -54,7 +55,7 @@ CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less lik
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
 NET_FLOOR = 1e-6           # the least probability the network's word is taken at (a distance must stay finite)
 UNJUDGED_CELL = 0.5        # how face-like a board's empty-looking cell is taken to be without the face network
-HELD_IN_RESERVE = 0.2      # a face the finder refused by a little (faces._reserves) is this much less likely a cube
+HELD_IN_RESERVE = 0.2      # a face the finder refused by a little (top_faces._reserves) is this much less likely a cube
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 HAIRLINE_ASK = 0.9         # a glyph the network is less sure of (top probability x letterness) is read
@@ -132,7 +133,7 @@ class _Glyph:
     cut_off: bool = False     # a stroke of the letter may have been left out (at the face's edge, or faded)
     aside: bool = False       # it lies where a kept face's side face would
     pale: bool = False        # its ink is pale (see glyphs.Ink.pale)
-    reserve: str = ""         # why the finder refused it, for a face held in reserve (see faces._reserves)
+    reserve: str = ""         # why the finder refused it, for a face held in reserve (see top_faces._reserves)
 
     @property
     def red(self) -> bool:

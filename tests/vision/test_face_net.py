@@ -3,7 +3,7 @@ it was not trained on, and the finder works on (saying so) without it."""
 import numpy as np
 import pytest
 
-from vision import face_net, faces
+from vision import candidates, face_net, faces
 from vision.reader import read_image
 from vision.synth3d import make_scene, make_throw_3d, render
 from vision.train_faces import SURE, overlap
@@ -93,7 +93,7 @@ def test_the_side_is_measured_on_the_faces_the_network_is_sure_of(monkeypatch):
         return [found.side / found.scale / throw.size
                 for throw in throws for found in [faces.find_candidates(throw.image)]]
     assert all(0.85 < ratio < 1.15 for ratio in learned())
-    monkeypatch.setattr(faces, "SURE_SIDE", 1.0)          # no outline sure enough: the signs' side
+    _no_outline_sure_enough(monkeypatch)                 # the signs' side
     assert all(ratio > 1.35 for ratio in learned())
 
 
@@ -107,7 +107,7 @@ def test_a_table_of_squares_the_size_of_faces_does_not_set_the_side(monkeypatch)
         got = min(reading.cubes, key=lambda c: np.hypot(c.x - cube.x, c.y - cube.y))
         assert np.hypot(got.x - cube.x, got.y - cube.y) < 0.6 * throw.size    # the bench's rule
         assert got.letter == cube.letter or got.uncertain
-    monkeypatch.setattr(faces, "SURE_SIDE", 1.0)          # no outline sure enough: the signs' side
+    _no_outline_sure_enough(monkeypatch)                 # the signs' side
     found = faces.find_candidates(throw.image)
     assert found.side / found.scale / throw.size > 1.6
 
@@ -121,3 +121,8 @@ def test_a_gingham_whose_squares_are_smaller_than_the_faces_does_not_set_the_sid
     monkeypatch.setattr(faces, "FAR_LARGER", 99.0)        # the side the signs liked, as before
     found = faces.find_candidates(throw.image)
     assert found.side / found.scale / throw.size < 0.75
+
+
+def _no_outline_sure_enough(monkeypatch):
+    for module in (candidates, faces):
+        monkeypatch.setattr(module, "SURE_SIDE", 1.0)

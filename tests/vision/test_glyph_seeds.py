@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import faces, glyph_seeds
+from vision import faces, glyph_seeds, outlines, working_copy
 from vision.synth3d import make_throw_3d
 
 SIDE = 40
@@ -135,7 +135,7 @@ def test_the_faces_axes_follow_a_square_turned_any_way():
         image = np.full((200, 200), 60, np.uint8)
         corners = cv2.boxPoints(((100.0, 100.0), (80.0, 80.0), turn)).astype(np.int32)
         cv2.fillConvexPoly(image, corners, 220)
-        axes = faces.AxisField(cv2.GaussianBlur(image, (0, 0), 1.0).astype(np.float32))
+        axes = outlines.AxisField(cv2.GaussianBlur(image, (0, 0), 1.0).astype(np.float32))
         found = np.degrees(axes.angle(100.0, 100.0, 60.0)) % 90
         assert min(abs(found - turn), 90 - abs(found - turn)) < 1.0, (turn, found)
 
@@ -152,7 +152,7 @@ def test_red_ink_pale_in_grey_is_as_dark_as_black_where_red_letters_are_looked_f
         _n(mask, x, 80, 255)
         image[mask > 0] = ink
     image = (image * np.float32(light)).astype(np.uint8)
-    view = faces._View.of(image)
+    view = working_copy.View.of(image)
     assert [x < 100 for x, _, _, _ in glyph_seeds.glyph_seeds(view.darkness(SIDE), SIDE)] == [True]   # black alone
     red = view.red_darkness(SIDE)
     assert sorted(x < 100 for x, _, _, _ in glyph_seeds.glyph_seeds(red, SIDE)) == [False, True]

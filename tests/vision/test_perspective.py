@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import faces
+from vision import candidates, faces, top_faces
 from vision.bench import MATCH_RADIUS, match
 from vision.perspective import STEEP_SIGHT_DEG, Perspective
 from vision.reader import read_image
@@ -92,7 +92,7 @@ def _face(x, y, side=40.0, level=180.0, evenness=0.01):
     """A square candidate; an uneven one (a shadow, a neighbour's side face) is less face-like."""
     h = side / 2
     corners = np.float32([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
-    return faces._Candidate(corners, side, side, evenness, 0.8, 0.1, 0.0, level)
+    return candidates.Candidate(corners, side, side, evenness, 0.8, 0.1, 0.0, level)
 
 
 def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagreement_is_kept():
@@ -100,18 +100,18 @@ def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagree
     view = Perspective(np.array([40.0, 0.0, 0.02]), np.array([512.0, 384.0]), 820.0,
                               np.array([512.0, 384.0 + 820.0 ** 2 * 0.02 / 40.0]))
     top, below = _face(500, 300), _face(500, 300 + view.side_face_offset(np.array([500.0, 320.0])))
-    assert faces._top_of(below, top, 40.0, view)[:2] == (top, below)
-    assert faces._top_of(top, below, 40.0, view)[:2] == (top, below)
-    assert faces._top_of(top, below, 40.0, None)[2] is False            # lit alike, no sign: no dispute
+    assert top_faces._top_of(below, top, 40.0, view)[:2] == (top, below)
+    assert top_faces._top_of(top, below, 40.0, view)[:2] == (top, below)
+    assert top_faces._top_of(top, below, 40.0, None)[2] is False            # lit alike, no sign: no dispute
     # the lower face much brighter (a lamp low on that side): the place decides, but the
     # light disagrees, so the reading is left in doubt
     lit = _face(500, 300 + view.side_face_offset(np.array([500.0, 320.0])), level=230.0)
-    chosen, other, disputed = faces._top_of(top, lit, 40.0, view)
+    chosen, other, disputed = top_faces._top_of(top, lit, 40.0, view)
     assert chosen is top and disputed
     # without the camera's place, the light decides
-    assert faces._top_of(top, lit, 40.0, None)[:2] == (lit, top)
+    assert top_faces._top_of(top, lit, 40.0, None)[:2] == (lit, top)
     # a face far more face-like than the other wins over both
-    assert faces._top_of(_face(500, 300, evenness=0.12), lit, 40.0, view)[0] is lit
+    assert top_faces._top_of(_face(500, 300, evenness=0.12), lit, 40.0, view)[0] is lit
 
 
 def test_a_stray_outline_beyond_a_top_face_leaves_no_doubt_though_its_place_makes_it_the_top():
@@ -123,10 +123,10 @@ def test_a_stray_outline_beyond_a_top_face_leaves_no_doubt_though_its_place_make
     beyond = _face(500, 300 - view.side_face_offset(np.array([500.0, 280.0])))
     assert view.side_of(top, beyond) is top
     top.topness, beyond.topness = 0.98, 0.01
-    assert faces._top_of(beyond, top, 40.0, view) == (top, beyond, False)
+    assert top_faces._top_of(beyond, top, 40.0, view) == (top, beyond, False)
     # one the network takes for a poor face (a neighbour's side face) still leaves doubt
     beyond.topness = 0.3
-    assert faces._top_of(beyond, top, 40.0, view) == (top, beyond, True)
+    assert top_faces._top_of(beyond, top, 40.0, view) == (top, beyond, True)
 
 
 
@@ -134,12 +134,12 @@ def test_a_clearly_foreshortened_face_the_network_likes_less_is_the_side_face_wh
     # no camera's place; the smaller face the brighter (a lamp low on its side)
     top, lit_side = _face(500, 300, side=40.0, level=180.0), _face(500, 335, side=30.0, level=215.0)
     top.topness, lit_side.topness = 0.95, 0.75           # alike enough that the network does not decide
-    chosen, other, disputed = faces._top_of(lit_side, top, 40.0, None)
+    chosen, other, disputed = top_faces._top_of(lit_side, top, 40.0, None)
     assert chosen is top and other is lit_side and disputed   # the light said otherwise: in doubt
     # where the network leans the other way, the size says nothing (a side face is often
     # traced large, running onto the table), and the light decides again
     top.topness, lit_side.topness = 0.75, 0.95
-    assert faces._top_of(lit_side, top, 40.0, None)[0] is lit_side
+    assert top_faces._top_of(lit_side, top, 40.0, None)[0] is lit_side
 
 def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
     # hard 13 and 81: faces 23 and 33 pixels across on the working copy, where their

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import bench, faces
+from vision import bench, faces, top_faces
 from vision.reader import CubeCountError, PhotoTooSmall, read_image, read_throw
 from vision.synth import make_throw
 from vision.synth3d import make_throw_3d
@@ -59,11 +59,11 @@ def test_the_cubes_kept_are_those_that_fit_the_cube_set_together():
     assert [g.letter for _, g in match(reading, throw)] == [t.letter for t in throw.cubes]
 
 
-@pytest.mark.parametrize("too_close", [faces.TOO_CLOSE, 0.0])
+@pytest.mark.parametrize("too_close", [top_faces.TOO_CLOSE, 0.0])
 def test_two_faces_too_close_to_be_two_cubes_are_both_in_doubt(monkeypatch, too_close):
     # a 3-D throw where a P and an R are read closer together than two top faces can be,
     # lit alike, as large, and both surely faces to the network: one may be a side face
-    monkeypatch.setattr(faces, "TOO_CLOSE", too_close)
+    monkeypatch.setattr(top_faces, "TOO_CLOSE", too_close)
     throw = make_throw_3d(42, hard=False)
     reading = read_image(throw.image, "classic", len(throw.cubes))
     close = [c for c in reading.cubes for o in reading.cubes
@@ -95,7 +95,7 @@ def test_a_face_refused_by_a_little_is_read_in_doubt_where_the_count_lacks_a_cub
     debug = []
     assert on_v(read_image(throw.image, "classic", debug=debug)) == []
     assert any("held in reserve: no cube count to need it" in r.reason for r, cube in debug if cube is None)
-    monkeypatch.setattr(faces, "RESERVE_TOP", 2.0)       # none held, as before
+    monkeypatch.setattr(top_faces, "RESERVE_TOP", 2.0)       # none held, as before
     assert on_v(read_image(throw.image, "classic", len(throw.cubes))) == []
 
 
@@ -572,7 +572,7 @@ def test_wood_grain_passing_for_a_hundred_faces_is_cut_to_the_most_face_like():
     # face-like are kept, and every cube is still among them
     throw = make_throw_3d(7, hard=False)
     search = faces.search_faces(throw.image)
-    assert len(search.faces) == faces.MOST_FACES
+    assert len(search.faces) == top_faces.MOST_FACES
     assert any(r.reason.startswith("past the") for r in search.rejected)
     reading = read_image(throw.image, "classic", len(throw.cubes))
     for truth in throw.cubes:
@@ -609,7 +609,7 @@ def test_a_glyph_running_into_a_little_tight_outline_is_read_whole_past_it():
 
     def tightened(face, share):
         corners = reader._scaled(face.corners, share)
-        return replace(face, corners=corners, square=faces.warp(throw.image, corners))
+        return replace(face, corners=corners, square=top_faces.warp(throw.image, corners))
 
     def letter(ink):
         reading, = letter_net.read_glyphs([(ink.mask, ink.bar_below)])
