@@ -45,7 +45,7 @@ class Ink:
     coverage: float           # share of the face covered by ink
     clipped: bool = False     # the glyph runs into the face's edge: the outline may cut through it
     # a stroke of the letter may be left out: ink as large as the glyph beside it at the
-    # face's edge (or, the reader finds, a hairline too faint to be ink: see reader._with_hairlines)
+    # face's edge (or, the reader finds, a hairline too faint to be ink: see letter_reading._with_hairlines)
     cut_off: bool = False
     pale: bool = False        # paler than full-strength ink (print worn pale), so a little red may be a red ink's
     # the box (x0, y0, x1, y1, face pixels) of the glyph with the ink left out that may be

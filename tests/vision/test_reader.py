@@ -582,18 +582,18 @@ def test_wood_grain_passing_for_a_hundred_faces_is_cut_to_the_most_face_like():
 def test_candidates_the_face_network_finds_no_face_at_all_are_not_read_again(monkeypatch):
     # wood grain passing for dozens of faces: reading each again, with its hairlines and
     # in two other outlines, took a tenth of the photo's time, for no cube
-    from vision import reader
+    from vision import letter_reading, reader
     throw = make_throw_3d(7, hard=False)
     faces_read, read_again = [], []
-    read_faces, looked_again, extract = reader._read_faces, reader._looked_again, reader.extract_ink
+    read_faces, looked_again, extract = reader._read_faces, letter_reading._looked_again, letter_reading.extract_ink
     monkeypatch.setattr(reader, "_read_faces", lambda image, found, *rest: faces_read.extend(found)
                         or read_faces(image, found, *rest))
-    monkeypatch.setattr(reader, "_looked_again", lambda inked, net, qu, asked, *rest: read_again.extend(
+    monkeypatch.setattr(letter_reading, "_looked_again", lambda inked, net, qu, asked, *rest: read_again.extend(
         inked[i][0].square for i in asked) or looked_again(inked, net, qu, asked, *rest))
-    monkeypatch.setattr(reader, "extract_ink", lambda square, hairlines=False, **kw: (
+    monkeypatch.setattr(letter_reading, "extract_ink", lambda square, hairlines=False, **kw: (
         read_again.append(square) if hairlines else None) or extract(square, hairlines=hairlines, **kw))
     reading = read_image(throw.image, "classic", len(throw.cubes))
-    no_face = [f.square for f in faces_read if f.likeness < reader.NO_FACE_AT_ALL]
+    no_face = [f.square for f in faces_read if f.likeness < letter_reading.NO_FACE_AT_ALL]
     assert len(no_face) > 10 and read_again
     assert not any(square is junk for square in read_again for junk in no_face)
     for truth in throw.cubes:
@@ -603,12 +603,12 @@ def test_candidates_the_face_network_finds_no_face_at_all_are_not_read_again(mon
 def test_a_glyph_running_into_a_little_tight_outline_is_read_whole_past_it():
     from dataclasses import replace
 
-    from vision import letter_net, reader
+    from vision import letter_net, letter_reading, reader
     from vision.glyphs import extract_ink
     throw = make_throw_3d(24, hard=False)
 
     def tightened(face, share):
-        corners = reader._scaled(face.corners, share)
+        corners = letter_reading.scaled(face.corners, share)
         return replace(face, corners=corners, square=top_faces.warp(throw.image, corners))
 
     def letter(ink):
