@@ -19,6 +19,17 @@ class Outcome:
     def tie(self) -> bool:
         return len(self.winners) > 1
 
+    @classmethod
+    def highest(cls, names, scores, reason: str) -> "Outcome":
+        """The players with the highest score win (several on a tie)."""
+        best = max(scores)
+        return cls(tuple(name for name, score in zip(names, scores) if score == best), reason)
+
+    @staticmethod
+    def summary(result: "Outcome | None") -> dict:
+        """A game summary's winners and why (none while the game goes on)."""
+        return {"winners": list(result.winners) if result else [], "reason": result.reason if result else None}
+
 
 @dataclass
 class Timer:

@@ -224,8 +224,7 @@ def _check_end(state: State) -> None:
     elif min(state.guesses) <= 0:
         reason = f"{state.names[state.guesses.index(0)]} ran out of guess tokens"
     if reason:
-        best = max(state.scores)
-        state.finished = Outcome(tuple(n for n, s in zip(state.names, state.scores) if s == best), reason)
+        state.finished = Outcome.highest(state.names, state.scores, reason)
 
 
 HANDLERS = {"roll": _roll, "reroll": _reroll, "choose": _choose, "question": _question, "guess": _guess,
@@ -246,6 +245,5 @@ def summary(state: State) -> dict:
         "question_tokens": dict(zip(state.names, state.questions)),
         "actions_done": [DOUBLE_ACTIONS[a] for a in state.done],
         "rounds": state.log,
-        "winners": list(result.winners) if result else [],
-        "reason": result.reason if result else None,
+        **Outcome.summary(result),
     }

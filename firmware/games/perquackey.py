@@ -236,9 +236,8 @@ def _check_end(state: State, round_over: bool) -> None:
     if not state.rules["finish_round"]:
         state.finished = Outcome((state.names[state.crossed[0]],), f"first to {state.rules['winning_score']}")
     elif round_over or len(state.names) == 1:
-        best = max(state.scores)
-        winners = tuple(n for n, s in zip(state.names, state.scores) if s == best)
-        state.finished = Outcome(winners, f"highest score after reaching {state.rules['winning_score']}")
+        state.finished = Outcome.highest(state.names, state.scores,
+                                         f"highest score after reaching {state.rules['winning_score']}")
 
 
 HANDLERS = {"letters": _letters, "start": _start, "pause": _pause, "resume": _resume, "score": _score,
@@ -259,6 +258,5 @@ def summary(state: State) -> dict:
         "vulnerable": [n for n, v in zip(state.names, state.vulnerable) if v],
         "throws": [{"player": state.names[t.player], "counts": {str(k): v for k, v in t.counts.items() if v},
                     "points": t.points, "change": t.change, "letters": t.letters} for t in state.history],
-        "winners": list(result.winners) if result else [],
-        "reason": result.reason if result else None,
+        **Outcome.summary(result),
     }

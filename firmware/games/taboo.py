@@ -198,6 +198,5 @@ def summary(state: State) -> dict:
         "scores": dict(zip(state.names, state.scores)),
         "rounds": [{"round": r.number, "correct": r.correct, "passes": r.passes, "buzzes": r.buzzes,
                     "deltas": dict(zip(state.names, r.deltas)), "skunked": r.skunked} for r in state.history],
-        "winners": list(result.winners) if result else [],
-        "reason": result.reason if result else None,
+        **Outcome.summary(result),
     }
