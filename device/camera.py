@@ -54,6 +54,11 @@ class ImageFiles:
 # the sensor: that frame is new.
 MAX_STALE_FRAMES = 8
 WARM_UP_FRAMES = 10      # about a third of a second: auto exposure and white balance settle
+# Most webcams open at 640x480, where a thrown cube is some 20 pixels across: too small to
+# read well.  A larger picture is asked for, compressed (MJPG), which most webcams give at
+# their full frame rate where raw frames that large come at a few a second.
+WEBCAM_SIZE = (1920, 1080)
+SMALL_PICTURE = 1280     # pixels across: a picture narrower than this makes the cubes small
 
 
 def _v4l2(index: int):
@@ -65,17 +70,23 @@ class Webcam:
     """A USB webcam through OpenCV's V4L2 backend, giving the newest frame on each capture.
     `open_capture(index)` returns a cv2.VideoCapture-like object; `clock` is monotonic."""
 
-    def __init__(self, index: int = 0, open_capture=_v4l2, clock=time.monotonic):
+    def __init__(self, index: int = 0, open_capture=_v4l2, clock=time.monotonic,
+                 size: tuple[int, int] = WEBCAM_SIZE):
         import cv2
         self._cap = open_capture(index)
         self._clock = clock
         if not self._cap.isOpened():
             raise CameraError(f"No webcam at /dev/video{index}: plug one in, or set camera.source to an image folder.")
+        # the size asked for: the driver gives the nearest it has (so the size is read back)
+        self._cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+        self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+        self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        self.size = (int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
         self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)   # fewer stale frames, where the driver allows it
         self._frame_s = 1.0 / (self._cap.get(cv2.CAP_PROP_FPS) or 30.0)
         for _ in range(WARM_UP_FRAMES):
             self._cap.grab()
-        self.description = f"webcam /dev/video{index}"
+        self.description = f"webcam /dev/video{index}, {self.size[0]}x{self.size[1]}"
         self.live = True
 
     def capture(self):
@@ -149,7 +160,21 @@ class PiCamera:
                 pass
 
 
-def open_camera(source: str):
+def small_picture(frame) -> str | None:
+    """A sentence where a picture is too narrow for the cubes to read well, or None."""
+    if frame.shape[1] >= SMALL_PICTURE:
+        return None
+    return (f"its {frame.shape[1]}x{frame.shape[0]} picture makes the cubes small: they read best some 40 "
+            f"pixels across (a camera giving {SMALL_PICTURE} pixels across or more, or one nearer the table)")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """"1920x1080" -> (1920, 1080)."""
+    width, _, height = text.partition("x")
+    return int(width), int(height)
+
+
+def open_camera(source: str, webcam_size: tuple[int, int] = WEBCAM_SIZE):
     """`source`: "picamera", "webcam" or "webcam:N", "none", or a path to an image or folder."""
     if source in ("", "none"):
         return None
@@ -157,5 +182,5 @@ def open_camera(source: str):
         return PiCamera()
     if source.startswith("webcam"):
         _, _, index = source.partition(":")
-        return Webcam(int(index or 0))
+        return Webcam(int(index or 0), size=webcam_size)
     return ImageFiles(source)

@@ -60,6 +60,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("camera.source", "auto", "auto (Pi camera on a Pi; on a PC the first webcam, or else the sample "
             "photos that ship with TableMate), picamera, webcam:N, none, or a path to an image file or a folder "
             "of images (taken in turn)."),
+    Setting("camera.webcam_size", "1920x1080", "The picture size asked of a webcam (it gives the nearest it has): "
+            "the 640x480 most webcams start at makes the cubes too small to read well.",
+            ("640x480", "1280x720", "1920x1080", "2560x1440")),
     Setting("watch.enabled", True, "In a Perquackey turn, watch the table with a live camera: when the cubes "
             "come to rest, read them without a key.", (True, False), menu="Watch throws"),
     Setting("watch.auto_start", True, "When a throw is read at rest, start the timer too (K3 on the timer takes "

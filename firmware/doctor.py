@@ -102,7 +102,7 @@ def check_gpio(settings, service: Service) -> tuple[bool, str]:
 
 
 def check_camera(settings, service: Service) -> tuple[bool, str]:
-    from device.camera import open_camera
+    from device.camera import open_camera, parse_size, small_picture
     from device.errors import CameraError
     source = camera_source(settings["camera.source"], simulated=not is_raspberry_pi())
     if source == "none":
@@ -110,14 +110,16 @@ def check_camera(settings, service: Service) -> tuple[bool, str]:
     if service.running and (source == "picamera" or source.startswith("webcam")):
         return True, f"in use by the running TableMate service, so left alone; to test it: {STOP_FIRST}."
     try:
-        camera = open_camera(source)
+        camera = open_camera(source, parse_size(settings["camera.webcam_size"]))
         frame = camera.capture()
         camera.close()
     except CameraError as exc:
         return False, str(exc)
     except ImportError as exc:
         return False, f"OpenCV is missing ({exc.name}): run `make run` again to install it."
-    return True, f"{camera.description}: {frame.shape[1]}x{frame.shape[0]} picture taken"
+    taken = f"{camera.description}: {frame.shape[1]}x{frame.shape[0]} picture taken"
+    small = small_picture(frame)
+    return True, f"{taken}; {small}" if small else taken
 
 
 def check_tesseract(settings, service: Service) -> tuple[bool, str]:

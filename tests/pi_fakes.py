@@ -53,22 +53,33 @@ class FakeV4L2:
     dequeues the oldest queued frame, or waits (moves the clock) for the next one.  Each
     frame is a 1x1 picture holding its own number; frame k is made at k/fps."""
 
-    def __init__(self, clock, fps: float = 30.0, buffers: int = 4):
+    def __init__(self, clock, fps: float = 30.0, buffers: int = 4,
+                 sizes: tuple[tuple[int, int], ...] = ((640, 480), (1280, 720), (1920, 1080))):
         self.clock, self.fps, self.buffers = clock, fps, buffers
         self.queue: list[int] = []
         self.seen = math.floor(clock() * fps)   # the newest frame the driver has looked at
         self.held = None
         self.released = False
+        self.sizes, self.size, self.fourcc = sizes, sizes[0], None    # it opens at its first size
+        self.asked = list(self.size)
 
     def isOpened(self):
         return True
 
     def set(self, prop, value):
+        """The picture's size is the nearest the camera has to the width and height asked."""
+        import cv2
+        if prop == cv2.CAP_PROP_FOURCC:
+            self.fourcc = int(value)
+        elif prop in (cv2.CAP_PROP_FRAME_WIDTH, cv2.CAP_PROP_FRAME_HEIGHT):
+            self.asked[prop == cv2.CAP_PROP_FRAME_HEIGHT] = int(value)
+            self.size = min(self.sizes, key=lambda s: abs(s[0] - self.asked[0]) + abs(s[1] - self.asked[1]))
         return True
 
     def get(self, prop):
         import cv2
-        return self.fps if prop == cv2.CAP_PROP_FPS else 0.0
+        return {cv2.CAP_PROP_FPS: self.fps, cv2.CAP_PROP_FRAME_WIDTH: self.size[0],
+                cv2.CAP_PROP_FRAME_HEIGHT: self.size[1]}.get(prop, 0.0)
 
     def _fill(self):
         newest = math.floor(self.clock() * self.fps + 1e-9)

@@ -2,10 +2,12 @@
 in the ways it does."""
 import errno
 
+import cv2
+import numpy as np
 import pytest
 
 from device import hardware
-from device.camera import MAX_STALE_FRAMES, WARM_UP_FRAMES, PiCamera, Webcam
+from device.camera import MAX_STALE_FRAMES, WARM_UP_FRAMES, PiCamera, Webcam, parse_size, small_picture
 from device.errors import CameraError
 from firmware import config
 from firmware.harness import FakeClock
@@ -38,6 +40,31 @@ def test_a_webcam_read_again_soon_waits_for_one_new_frame_only():
     before = frame_number(camera.capture())
     clock.advance(0.01)
     assert frame_number(camera.capture()) == before + 1
+
+
+def test_a_webcam_is_asked_for_a_picture_large_enough_to_read_the_cubes():
+    # most webcams open at 640x480, where a thrown cube is some 20 pixels across
+    cap = FakeV4L2(FakeClock(100.0))
+    camera = Webcam(0, open_capture=lambda index: cap, clock=cap.clock)
+    assert camera.size == (1920, 1080) and cap.fourcc == cv2.VideoWriter_fourcc(*"MJPG")
+    assert camera.description == "webcam /dev/video0, 1920x1080"
+    smaller = FakeV4L2(FakeClock(100.0))
+    assert Webcam(0, open_capture=lambda index: smaller, clock=smaller.clock, size=(1280, 720)).size == (1280, 720)
+
+
+def test_a_webcam_with_small_pictures_only_gives_those_and_says_they_make_the_cubes_small():
+    cap = FakeV4L2(FakeClock(100.0), sizes=((640, 480), (320, 240)))
+    camera = Webcam(0, open_capture=lambda index: cap, clock=cap.clock)
+    assert camera.size == (640, 480)
+    assert small_picture(np.zeros((480, 640, 3), np.uint8)).startswith("its 640x480 picture makes the cubes small")
+    assert small_picture(np.zeros((1080, 1920, 3), np.uint8)) is None
+
+
+def test_the_webcam_size_comes_from_the_settings():
+    values, problems = config.validate({"camera": {"webcam_size": "1280x720"}})
+    assert not problems and parse_size(values["camera.webcam_size"]) == (1280, 720)
+    values, problems = config.validate({"camera": {"webcam_size": "800x600"}})
+    assert values["camera.webcam_size"] == "1920x1080" and "camera.webcam_size" in problems[0]
 
 
 def test_a_driver_that_always_has_frames_queued_still_ends_the_drain():
