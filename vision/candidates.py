@@ -17,7 +17,7 @@ from vision.perspective import Perspective
 from vision.working_copy import View
 
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
-SIZES = (0.3, 2.2)         # a top face's area, in squares of the learned side (near cubes look bigger)
+SIZES = (0.3, 2.2)        # a top face's area, in squares of the learned side (near cubes look bigger)
 SHARP = 0.03              # a face's border changes brightness by this share of the face per pixel, or more
 TINTED = 0.25             # saturation above which a "face" is more likely the table (wood, felt, cloth)
 NEAR_PAIR = 3.0           # of two faces' diagonals: faces further apart are not one cube's, nor overlap
@@ -37,6 +37,7 @@ MIN_SURE_FACES = 3        # ... where there are this many
 
 @dataclass
 class Candidate:
+    """A candidate top face: its outline on the working copy, and the signs measured on it."""
     corners: np.ndarray       # working-image pixels
     width: float
     height: float
