@@ -174,13 +174,14 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def open_camera(source: str, webcam_size: tuple[int, int] = WEBCAM_SIZE):
-    """`source`: "picamera", "webcam" or "webcam:N", "none", or a path to an image or folder."""
+def open_camera(source: str, webcam_size: str | None = None):
+    """`source`: "picamera", "webcam" or "webcam:N", "none", or a path to an image or folder;
+    `webcam_size` the picture size asked of a webcam ("1920x1080", the setting's form)."""
     if source in ("", "none"):
         return None
     if source == "picamera":
         return PiCamera()
     if source.startswith("webcam"):
         _, _, index = source.partition(":")
-        return Webcam(int(index or 0), size=webcam_size)
+        return Webcam(int(index or 0), size=parse_size(webcam_size) if webcam_size else WEBCAM_SIZE)
     return ImageFiles(source)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .buzzer import ActiveOutput, Sounder, TonalOutput
-from .camera import open_camera, parse_size
+from .camera import open_camera
 from .display import REAL_KINDS, RETRY_S, open_display
 from .errors import HardwareError
 from .keys import KEY_NAMES, Keypad
@@ -153,7 +153,7 @@ def build(settings: dict, sink, clock, *, mode: str | None = None, display: str 
     source = camera_source(camera or settings["camera.source"], simulated)
     cam = None
     try:
-        cam = open_camera(source, parse_size(settings["camera.webcam_size"]))
+        cam = open_camera(source, settings["camera.webcam_size"])
         found["camera"] = cam.description if cam else "none"
     except HardwareError as exc:
         problems.append(f"Camera: {exc} Letters can still be keyed in.")

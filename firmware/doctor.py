@@ -102,7 +102,7 @@ def check_gpio(settings, service: Service) -> tuple[bool, str]:
 
 
 def check_camera(settings, service: Service) -> tuple[bool, str]:
-    from device.camera import open_camera, parse_size, small_picture
+    from device.camera import open_camera, small_picture
     from device.errors import CameraError
     source = camera_source(settings["camera.source"], simulated=not is_raspberry_pi())
     if source == "none":
@@ -110,7 +110,7 @@ def check_camera(settings, service: Service) -> tuple[bool, str]:
     if service.running and (source == "picamera" or source.startswith("webcam")):
         return True, f"in use by the running TableMate service, so left alone; to test it: {STOP_FIRST}."
     try:
-        camera = open_camera(source, parse_size(settings["camera.webcam_size"]))
+        camera = open_camera(source, settings["camera.webcam_size"])
         frame = camera.capture()
         camera.close()
     except CameraError as exc:
