@@ -45,6 +45,8 @@ SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as fac
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into its outline's edge, even looked at past it
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.15           # below this, with no cube count to go by, a candidate is not a cube
+SURE_ASIDE = 0.9           # ... nor one where another's side face would be, unless the face network is this sure
+                           # of it (a side face looks like a face, with a letter on it: 2 of 3 such were side faces)
 UNJUDGED_CELL = 0.5        # how face-like a board's empty-looking cell is taken to be without the face network
 HELD_IN_RESERVE = 0.2      # a face the finder refused by a little (top_faces._reserves) is this much less likely a cube
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
@@ -342,11 +344,23 @@ def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejecte
     """The candidates that are cubes: never more than `most`, the most plausible first;
     when the number of cubes is not `known`, only those plausible enough."""
     ranked = sorted(glyphs, key=lambda g: -g.plausibility)
-    keep = [g for g in ranked[:most] if known or g.plausibility >= PLAUSIBLE]
-    for g in ranked[len(keep):]:
-        rejected.append(Rejected(g.corners, f"less like a cube face than the {len(keep)} kept "
-                                            f"({g.plausibility:.2f})"))
+    keep = [g for g in ranked[:most] if known or g.plausibility >= PLAUSIBLE and not _side_face_maybe(g)]
+    for g in ranked:
+        if any(g is k for k in keep):
+            continue
+        if not known and g.plausibility >= PLAUSIBLE and _side_face_maybe(g):
+            reason = f"where a kept face's side face would be, and not surely a top face ({g.likeness:.2f})"
+        else:
+            reason = f"less like a cube face than the {len(keep)} kept ({g.plausibility:.2f})"
+        rejected.append(Rejected(g.corners, reason))
     return [g for g in glyphs if any(g is k for k in keep)]
+
+
+def _side_face_maybe(g: _Glyph) -> bool:
+    """Whether a face lies where a kept face's side face would, and the face network is not
+    sure it is a top face: with the throw's count, the count decides (see `_keep_fitting`);
+    without it, such a face is more often a side face than a touching cube (renders)."""
+    return g.aside and g.likeness < SURE_ASIDE
 
 
 def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[Rejected]) -> list[_Glyph]:
