@@ -1,10 +1,11 @@
 """The cube reader's accuracy and speed, measured on generated throws it has never seen,
-in four sets reported apart: the flat generator (faces pasted flat, seen straight down)
+in five sets reported apart: the flat generator (faces pasted flat, seen straight down)
 with fonts and tables the tests do not use; 3-D renders (perspective, side faces with
 their own letters, bevels, soft shadows, pale tables, varied light); 3-D renders at
-the harsh end (gingham, glare, shade bands, clusters, strong tilt, dim light); and Boggle
-boards in their trays (16 or 25 cubes packed in a grid, read as `--set any`, the count
-not given).
+the harsh end (gingham, glare, shade bands, clusters, strong tilt, dim light); 3-D
+renders read as any letter dice (`--set any`, the count not given: no cube set and no
+count to say which faces are cubes); and Boggle boards in their trays (16 or 25 cubes
+packed in a grid, read as `--set any` too).
 
 Every figure here comes from rendered photos, not from photos of real cubes."""
 from __future__ import annotations
@@ -26,7 +27,8 @@ FLAT_SIDE_PX = 95                  # the flat generator's smallest face side (it
 CONFIDENCE_BINS = (0.0, 0.5, 0.8, 0.95)
 RELIABLE_TARGET = 0.995            # readings in the most confident group should be right this often
 FIRST_SEED = {"flat": 100_000, "ordinary": 200_000, "hard": 300_000,   # far from the seeds the tests use
-              "trays": 400_000}
+              "letter dice": 500_000, "trays": 400_000}
+HARD_SHARE = 3                     # of the renders read as any letter dice, one in this many is a hard one
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,11 @@ def _rendered(hard: bool):
     return make
 
 
+def _letter_dice(seed: int):
+    """A 3-D render read as a photo of any letter dice: one in HARD_SHARE a hard one."""
+    return make_throw_3d(seed, hard=seed % HARD_SHARE == 0), "any"
+
+
 def _percentile(values: list[float], share: float) -> float:
     return sorted(values)[min(len(values) - 1, int(len(values) * share))] if values else float("nan")
 
@@ -198,8 +205,8 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
     if not fonts:
         raise RuntimeError("no held-out fonts installed (apt install fonts-liberation fonts-freefont-ttf)")
     _warm_up()
-    counts = {"flat": 20, "ordinary": 30, "hard": 20, "trays": 10} if quick else \
-        {"flat": 400, "ordinary": 400, "hard": 200, "trays": 100}
+    counts = {"flat": 20, "ordinary": 30, "hard": 20, "letter dice": 15, "trays": 10} if quick else \
+        {"flat": 400, "ordinary": 400, "hard": 200, "letter dice": 300, "trays": 100}
     print("\nCube reader, measured on RENDERED photos (generated here, never photos of real cubes):")
     sets = {"flat": ("flat renders: glyph tiles pasted flat, seen straight down (held-out fonts and tables)",
                      _flat(fonts), FLAT),
@@ -207,6 +214,8 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
                          _rendered(False), RENDERED),
             "hard": ("3-D renders, hard: gingham, glare, shade bands, clusters, strong tilt, dim light",
                      _rendered(True), RENDERED),
+            "letter dice": ("3-D renders read as any letter dice: --set any, no cube count (one in three hard)",
+                            _letter_dice, LETTER_DICE),
             "trays": ("3-D renders, Boggle boards in their trays: 16 or 25 cubes packed in a grid, Qu, --set any",
                       lambda seed: (make_tray_throw(seed), "any"), LETTER_DICE)}
     scores = {}
