@@ -214,6 +214,16 @@ def test_without_a_count_a_face_where_a_side_face_would_be_needs_the_network_sur
                for glyph, cube in rejected)
 
 
+def test_without_a_count_a_dim_face_at_the_photo_s_far_edge_is_still_a_die():
+    # a hard 3-D throw read as any letter dice: the W at the far edge, small, dim and
+    # blurred, is only 0.11 plausible; a paper edge or a shadow is less
+    throw = make_throw_3d(82, hard=True)
+    reading = read_image(throw.image, "any", None)
+    assert len(reading.cubes) == len(throw.cubes)
+    far_w = reading_on(reading, cube_at(throw, "W", 1210), throw)
+    assert far_w.letter == "W" and far_w.uncertain
+
+
 def test_red_ink_that_dim_light_makes_nearly_black_is_settled_by_the_cube_set():
     # a hard 3-D throw in dim, tinted light: the red V and G read black at 0.97 and 1.00
     # (their ink's redness just under the threshold); the letters and the three red
