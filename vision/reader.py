@@ -315,14 +315,11 @@ def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], 
             for face, ink, distances, turns, letterness in letter_distances(image, inked, qu, notes)]
 
 
-def _on_the_board(image: np.ndarray, glyphs: list[_Glyph], rejected: list[Rejected], qu: bool,
-                  notes: list[str]) -> list[_Glyph]:
-    """Where the glyphs lie on a Boggle board's grid (see board_grid), the glyphs of the
-    board: those the grid has in a cell of their own, and the glyph in each cell they
-    left empty, as face-like as the face network finds the cell's outline."""
-    board = board_grid.board_of([g.corners for g in glyphs])
-    if board is None:
-        return glyphs
+def _on_the_board(image: np.ndarray, glyphs: list[_Glyph], board: board_grid.Board, rejected: list[Rejected],
+                  qu: bool, notes: list[str]) -> list[_Glyph]:
+    """The glyphs of a Boggle board whose grid they lie on (see board_grid): those the grid
+    has in a cell of their own, and the glyph in each cell they left empty, as face-like
+    as the face network finds the cell's outline."""
     for index in board.astray:
         rejected.append(Rejected(glyphs[index].corners, "lies across two cells of the board"))
     glyphs = [g for index, g in enumerate(glyphs) if index not in board.astray]
@@ -344,23 +341,22 @@ def _keep_plausible(glyphs: list[_Glyph], most: int | None, known: bool, rejecte
     """The candidates that are cubes: never more than `most`, the most plausible first;
     when the number of cubes is not `known`, only those plausible enough."""
     ranked = sorted(glyphs, key=lambda g: -g.plausibility)
-    keep = [g for g in ranked[:most] if known or g.plausibility >= PLAUSIBLE and not _side_face_maybe(g)]
-    for g in ranked:
-        if any(g is k for k in keep):
-            continue
-        if not known and g.plausibility >= PLAUSIBLE and _side_face_maybe(g):
-            reason = f"where a kept face's side face would be, and not surely a top face ({g.likeness:.2f})"
-        else:
-            reason = f"less like a cube face than the {len(keep)} kept ({g.plausibility:.2f})"
-        rejected.append(Rejected(g.corners, reason))
+    keep = [g for g in ranked[:most] if known or g.plausibility >= PLAUSIBLE]
+    for g in ranked[len(keep):]:
+        rejected.append(Rejected(g.corners, f"less like a cube face than the {len(keep)} kept "
+                                            f"({g.plausibility:.2f})"))
     return [g for g in glyphs if any(g is k for k in keep)]
 
 
-def _side_face_maybe(g: _Glyph) -> bool:
-    """Whether a face lies where a kept face's side face would, and the face network is not
-    sure it is a top face: with the throw's count, the count decides (see `_keep_fitting`);
-    without it, such a face is more often a side face than a touching cube (renders)."""
-    return g.aside and g.likeness < SURE_ASIDE
+def _without_side_faces(glyphs: list[_Glyph], rejected: list[Rejected]) -> list[_Glyph]:
+    """Without the throw's count (which decides otherwise, see `_keep_fitting`), the glyphs
+    but those lying where a kept face's side face would that the face network is not sure
+    of: such a face is more often a side face than a touching cube."""
+    for g in glyphs:
+        if g.aside and g.likeness < SURE_ASIDE:
+            rejected.append(Rejected(g.corners, f"where a kept face's side face would be, and not surely a top "
+                                                f"face ({g.likeness:.2f})"))
+    return [g for g in glyphs if not (g.aside and g.likeness < SURE_ASIDE)]
 
 
 def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[Rejected]) -> list[_Glyph]:
@@ -457,8 +453,13 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         glyphs = _without_reserves(glyphs, rejected)
         most = expected or (len(pq.cubes(True, cube_set)) if cube_set != "any" else None)   # no more than the largest throw
         glyphs = _keep_plausible(glyphs, most, bool(expected), rejected)
-        if cube_set == "any":       # Boggle dice may lie in their tray, a grid with no cell empty
-            glyphs = _on_the_board(images[0], glyphs, rejected, True, notes)[:most]
+        # Boggle dice may lie in their tray, a grid with no cell empty (where every die
+        # lies beside others, as a side face would)
+        board = board_grid.board_of([g.corners for g in glyphs]) if cube_set == "any" else None
+        if board is not None:
+            glyphs = _on_the_board(images[0], glyphs, board, rejected, True, notes)[:most]
+        elif not expected:
+            glyphs = _without_side_faces(glyphs, rejected)
         cubes = cube_list(cube_set, len(glyphs))
     reading = Reading(cube_faces=cubes, notes=notes)
     owners, choices = _decide(glyphs, cubes)

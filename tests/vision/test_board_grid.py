@@ -71,3 +71,13 @@ def test_a_boggle_board_in_its_tray_is_read_die_by_die(seed, why):
         got = min(reading.cubes, key=lambda c: np.hypot(c.x - truth.x, c.y - truth.y))
         assert np.hypot(got.x - truth.x, got.y - truth.y) < 0.3 * throw.size
         assert got.letter == truth.letter, (truth, got)
+
+
+def test_dice_on_a_board_lying_where_their_neighbours_side_faces_would_are_all_found():
+    # without a count, a face where a kept face's side face would be needs the face network
+    # sure of it; on a board every die lies so, and six dice at 0.63-0.90 were dropped
+    throw = make_tray_throw(13)
+    reading = read_image(throw.image, "any")
+    assert len(reading.cubes) == len(throw.cubes) == 25
+    for truth in throw.cubes:
+        assert min(np.hypot(c.x - truth.x, c.y - truth.y) for c in reading.cubes) < 0.3 * throw.size
