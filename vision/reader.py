@@ -42,6 +42,8 @@ FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like 
 TRUSTED = 0.85             # a candidate this plausible is surely a top face (the face network says 0.9-1 of most)
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
+ASIDE_DOUBT = 0.9          # ... and where the face lies where a kept face's side face would: 1 in 65 such faces
+                           # the face network was sure of was a side face (renders), too many for 0.95 and above
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into its outline's edge, even looked at past it
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.1            # below this, with no cube count to go by, a candidate is not a cube
@@ -164,6 +166,7 @@ class _Glyph:
         # (a face held in reserve failed a test: it may be a side face or a shadow)
         unsure_which_face = self.rival > RIVAL_SHARE * self.likeness or bool(self.reserve)
         return (min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
+                * (ASIDE_DOUBT if self.aside else 1.0)
                 * (CLIPPED_DOUBT if self.clipped and self.plausibility < TRUSTED or self.cut_off else 1.0))
 
 
