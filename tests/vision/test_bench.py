@@ -8,6 +8,7 @@ from vision.reader import read_image
 from vision.synth import make_throw
 from vision.truth import CubeTruth
 from vision.synth_tray import make_tray_throw
+from vision.synth3d import make_throw_3d
 
 
 def test_each_reading_goes_to_one_cube_within_reach_and_the_rest_are_phantoms():
@@ -96,3 +97,16 @@ def test_a_folder_of_photos_is_scored_against_its_truth_file_each_kind_apart(tmp
     perquackey_part, dice_part = printed.split("any letter dice in")
     assert "red/black right" in perquackey_part and "red/black right" not in dice_part
     assert ">= 99.5 %" in perquackey_part and ">= 97 %" in dice_part
+
+
+def test_3d_renders_are_read_as_any_letter_dice_too_one_in_three_hard(monkeypatch):
+    asked = []
+    monkeypatch.setattr(bench, "read_image", lambda image, cube_set, expected: asked.append(
+        (cube_set, expected)) or read_image(image, cube_set, expected))
+    throw, cube_set = bench._letter_dice(3)
+    assert throw.cubes == make_throw_3d(3, hard=True).cubes
+    assert bench._letter_dice(4)[0].cubes == make_throw_3d(4, hard=False).cubes
+    score = Score()
+    score_throw(score, throw, cube_set)
+    assert asked == [("any", None)]            # as `tablemate read --set any` reads letter dice
+    assert score.cubes == len(throw.cubes) and score.right >= len(throw.cubes) - 2
