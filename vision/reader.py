@@ -355,11 +355,10 @@ def _without_side_faces(glyphs: list[_Glyph], rejected: list[Rejected]) -> list[
     """Without the throw's count (which decides otherwise, see `_keep_fitting`), the glyphs
     but those lying where a kept face's side face would that the face network is not sure
     of: such a face is more often a side face than a touching cube."""
-    for g in glyphs:
-        if g.aside and g.likeness < SURE_ASIDE:
-            rejected.append(Rejected(g.corners, f"where a kept face's side face would be, and not surely a top "
-                                                f"face ({g.likeness:.2f})"))
-    return [g for g in glyphs if not (g.aside and g.likeness < SURE_ASIDE)]
+    doubted = [g for g in glyphs if g.aside and g.likeness < SURE_ASIDE]
+    rejected.extend(Rejected(g.corners, f"where a kept face's side face would be, and not surely a top face "
+                                        f"({g.likeness:.2f})") for g in doubted)
+    return [g for g in glyphs if not any(g is d for d in doubted)]
 
 
 def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[Rejected]) -> list[_Glyph]:
