@@ -8,7 +8,7 @@ from vision.reader import read_image
 from vision.synth import make_throw
 from vision.truth import CubeTruth
 from vision.synth_tray import make_tray_throw
-from vision.synth3d import make_throw_3d
+from vision.synth3d import make_throw_3d, worn_print
 
 
 def test_each_reading_goes_to_one_cube_within_reach_and_the_rest_are_phantoms():
@@ -53,7 +53,6 @@ def test_a_boggle_board_is_read_as_any_letter_dice_without_its_count(monkeypatch
 
 def test_throws_with_their_print_worn_pale_are_scored_apart_as_well(capsys):
     from vision.bench import evaluate, report_parts
-    from vision.synth3d import make_throw_3d, worn_print
     seeds = [32, 33, 34]                              # worn pale twice, and print whole
     assert [bool(worn_print(seed)) for seed in seeds] == [True, True, False]
     score, parts = evaluate(lambda seed: (make_throw_3d(seed, hard=False), "classic"), 3, 32)
