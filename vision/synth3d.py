@@ -1,9 +1,9 @@
 """Throws rendered in 3-D, to measure the cube reader on photos that break the flat
 generator's assumptions: a pinhole camera 25-45 cm above the table and tilted up to 40
-degrees, so side faces show their own letters beside the top face; 16 mm cubes with
-bevelled edges that catch the light; soft shadows; pale tables on which the cubes are
-darker than the table; shade, glare, dim and tinted light; print worn pale; defocus,
-noise and JPEG.
+degrees (held in the hand, 20-45), so side faces show their own letters beside the top
+face; 16 mm cubes with bevelled edges that catch the light; soft shadows; pale tables on
+which the cubes are darker than the table; shade, glare, dim and tinted light; print
+worn pale; defocus, noise and JPEG.
 
 A throw is first laid out as a scene (camera, lights, cubes in millimetres on the table),
 then painted: the table through the camera's homography, shadows, the cubes back to front
@@ -27,6 +27,7 @@ from vision.truth import CubeTruth
 
 CUBE_MM = 16.0
 FIELD_OF_VIEW_DEG = 62.0          # horizontal, as the Pi Camera v2
+HELD_TILT_DEG = (20, 45)          # a phone held over the table, as players photograph their dice
 # Fonts the reader has no references for: sans and serif, bold and regular.
 HELD_OUT_FONTS = [Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf"),
                   Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"),
@@ -173,10 +174,13 @@ class Scene:
     boxes: list[Box] = field(default_factory=list)    # in the order they are painted, lowest first
 
 
-def _camera(rng: np.random.Generator, size, hard: bool) -> Camera:
+def _camera(rng: np.random.Generator, size, hard: bool, held: bool = False) -> Camera:
     w, h = size
     height = rng.uniform(250, 450)
-    tilt = np.radians(rng.uniform(20, 40) if hard else min(rng.uniform(0, 30), rng.uniform(0, 40)))
+    if held:
+        tilt = np.radians(rng.uniform(*HELD_TILT_DEG))
+    else:     # the box's camera looks down; a hard throw's is knocked askew
+        tilt = np.radians(rng.uniform(20, 40) if hard else min(rng.uniform(0, 30), rng.uniform(0, 40)))
     yaw = rng.uniform(0, 2 * np.pi)
     tilt_turn = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
     yaw_turn = np.array([[np.cos(yaw), -np.sin(yaw), 0], [np.sin(yaw), np.cos(yaw), 0], [0, 0, 1]])
@@ -268,14 +272,14 @@ def _light(rng, elevation_deg, strength, softness) -> Light:
 
 
 def make_scene(seed: int, *, hard: bool | None = None, vulnerable: bool | None = None, red_set: str = "classic",
-               fonts=None, size=(1640, 1232)) -> Scene:
+               fonts=None, size=(1640, 1232), held: bool = False) -> Scene:
     """Lay out a throw: camera, lights and the cubes on the table, all from `seed`."""
     rng = np.random.default_rng(seed)
     prng = random.Random(seed)
     hard = bool(rng.random() < 0.25) if hard is None else hard
     vulnerable = bool(rng.integers(0, 2)) if vulnerable is None else vulnerable
     fonts = fonts_to_render(fonts)
-    camera = _camera(rng, size, hard)
+    camera = _camera(rng, size, hard, held)
     faces = pq.cubes(vulnerable, red_set)
     cubes = [_dress(prng, f, i >= len(pq.BLACK_CUBES)) for i, f in enumerate(faces)]
     _place(rng, camera, cubes, size, hard)
@@ -579,10 +583,11 @@ def render(scene: Scene, seed: int, *, frame: int | None = None, hand=None) -> T
 
 
 def make_throw_3d(seed: int, *, hard: bool | None = None, vulnerable: bool | None = None, red_set: str = "classic",
-                  fonts=None, size=(1640, 1232)) -> Throw:
+                  fonts=None, size=(1640, 1232), held: bool = False) -> Throw:
     """One photo of a throw rendered in 3-D, with every cube's top letter, ink colour and
     the centre of its top face in the image, and the mean side of the top faces.  `hard`
     picks the harsh end of everything (left as None, a quarter of the seeds are hard);
-    `vulnerable` throws all 13 cubes, the red ones from `red_set`."""
-    scene = make_scene(seed, hard=hard, vulnerable=vulnerable, red_set=red_set, fonts=fonts, size=size)
+    `vulnerable` throws all 13 cubes, the red ones from `red_set`; `held` takes the photo
+    with a camera held in the hand, HELD_TILT_DEG from the vertical."""
+    scene = make_scene(seed, hard=hard, vulnerable=vulnerable, red_set=red_set, fonts=fonts, size=size, held=held)
     return render(scene, seed)

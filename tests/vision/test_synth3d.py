@@ -104,6 +104,16 @@ def test_hard_throws_take_the_harsh_end():
     assert all(s.hard for s in hard) and not any(s.hard for s in ordinary)
 
 
+def test_a_camera_held_in_the_hand_leans_20_to_45_degrees_and_changes_nothing_else():
+    held = [make_scene(seed, hard=False, held=True) for seed in range(40)]
+    tilts = [s.camera.tilt_deg for s in held]
+    assert all(20 <= t <= 45 for t in tilts) and max(tilts) > 40 and min(tilts) < 25
+    assert len({s.table for s in held}) >= 7 and not any(s.hard for s in held)
+    # the box's camera is as it was: held=False is the default scene, seed for seed
+    assert [make_scene(seed, hard=False, held=False).camera.tilt_deg for seed in range(5)] == \
+        [make_scene(seed, hard=False).camera.tilt_deg for seed in range(5)]
+
+
 def test_some_throws_have_their_print_worn_pale_and_nothing_else_changes(monkeypatch):
     from vision import synth3d
     worn = [seed for seed in range(200) if synth3d.worn_print(seed)]
