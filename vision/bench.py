@@ -1,11 +1,12 @@
 """The cube reader's accuracy and speed, measured on generated throws it has never seen,
-in five sets reported apart: the flat generator (faces pasted flat, seen straight down)
+in six sets reported apart: the flat generator (faces pasted flat, seen straight down)
 with fonts and tables the tests do not use; 3-D renders (perspective, side faces with
 their own letters, bevels, soft shadows, pale tables, varied light); 3-D renders at
 the harsh end (gingham, glare, shade bands, clusters, strong tilt, dim light); 3-D
 renders read as any letter dice (`--set any`, the count not given: no cube set and no
-count to say which faces are cubes); and Boggle boards in their trays (16 or 25 cubes
-packed in a grid, read as `--set any` too).
+count to say which faces are cubes); the same taken with a camera held in the hand at
+20-45 degrees from the vertical (as players photograph their dice); and Boggle boards
+in their trays (16 or 25 cubes packed in a grid, read as `--set any` too).
 
 Every figure here comes from rendered photos, not from photos of real cubes."""
 from __future__ import annotations
@@ -27,7 +28,7 @@ FLAT_SIDE_PX = 95                  # the flat generator's smallest face side (it
 CONFIDENCE_BINS = (0.0, 0.5, 0.8, 0.95)
 RELIABLE_TARGET = 0.995            # readings in the most confident group should be right this often
 FIRST_SEED = {"flat": 100_000, "ordinary": 200_000, "hard": 300_000,   # far from the seeds the tests use
-              "letter dice": 500_000, "trays": 400_000}
+              "letter dice": 500_000, "held": 600_000, "trays": 400_000}
 HARD_SHARE = 3                     # of the renders read as any letter dice, one in this many is a hard one
 
 
@@ -137,6 +138,12 @@ def _letter_dice(seed: int):
     return make_throw_3d(seed, hard=seed % HARD_SHARE == 0), "any"
 
 
+def _held(seed: int):
+    """An ordinary 3-D render taken with a camera held in the hand (20-45 degrees from the
+    vertical, as the issue's phone photos were), read as a photo of any letter dice."""
+    return make_throw_3d(seed, hard=False, held=True), "any"
+
+
 def _percentile(values: list[float], share: float) -> float:
     return sorted(values)[min(len(values) - 1, int(len(values) * share))] if values else float("nan")
 
@@ -205,8 +212,8 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
     if not fonts:
         raise RuntimeError("no held-out fonts installed (apt install fonts-liberation fonts-freefont-ttf)")
     _warm_up()
-    counts = {"flat": 20, "ordinary": 30, "hard": 20, "letter dice": 15, "trays": 10} if quick else \
-        {"flat": 400, "ordinary": 400, "hard": 200, "letter dice": 300, "trays": 100}
+    counts = {"flat": 20, "ordinary": 30, "hard": 20, "letter dice": 15, "held": 10, "trays": 10} if quick else \
+        {"flat": 400, "ordinary": 400, "hard": 200, "letter dice": 300, "held": 100, "trays": 100}
     print("\nCube reader, measured on RENDERED photos (generated here, never photos of real cubes):")
     sets = {"flat": ("flat renders: glyph tiles pasted flat, seen straight down (held-out fonts and tables)",
                      _flat(fonts), FLAT),
@@ -216,6 +223,8 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
                      _rendered(True), RENDERED),
             "letter dice": ("3-D renders read as any letter dice: --set any, no cube count (one in three hard)",
                             _letter_dice, LETTER_DICE),
+            "held": ("3-D renders held in the hand: ordinary throws, camera 20-45 degrees from vertical, --set any",
+                     _held, LETTER_DICE),
             "trays": ("3-D renders, Boggle boards in their trays: 16 or 25 cubes packed in a grid, Qu, --set any",
                       lambda seed: (make_tray_throw(seed), "any"), LETTER_DICE)}
     scores = {}

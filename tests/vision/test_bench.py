@@ -2,6 +2,8 @@
 misses counted, and readings grouped by confidence."""
 from types import SimpleNamespace as Reading
 
+import pytest
+
 from vision import bench
 from vision.bench import Score, match, reliability, score_throw
 from vision.reader import read_image
@@ -39,10 +41,16 @@ def test_a_flat_throw_is_scored_cube_by_cube():
     assert sum(right for _, right in score.by_confidence) == score.right
 
 
-def test_a_boggle_board_is_read_as_any_letter_dice_without_its_count(monkeypatch):
-    asked = []
-    monkeypatch.setattr(bench, "read_image", lambda image, cube_set, expected: asked.append(
+@pytest.fixture
+def asked(monkeypatch):
+    """The (cube set, count) of every reading the bench asks for."""
+    calls = []
+    monkeypatch.setattr(bench, "read_image", lambda image, cube_set, expected: calls.append(
         (cube_set, expected)) or read_image(image, cube_set, expected))
+    return calls
+
+
+def test_a_boggle_board_is_read_as_any_letter_dice_without_its_count(asked):
     throw = make_tray_throw(2)
     score = Score()
     score_throw(score, throw, "any")
@@ -98,10 +106,7 @@ def test_a_folder_of_photos_is_scored_against_its_truth_file_each_kind_apart(tmp
     assert ">= 99.5 %" in perquackey_part and ">= 97 %" in dice_part
 
 
-def test_3d_renders_are_read_as_any_letter_dice_too_one_in_three_hard(monkeypatch):
-    asked = []
-    monkeypatch.setattr(bench, "read_image", lambda image, cube_set, expected: asked.append(
-        (cube_set, expected)) or read_image(image, cube_set, expected))
+def test_3d_renders_are_read_as_any_letter_dice_too_one_in_three_hard(asked):
     throw, cube_set = bench._letter_dice(3)
     assert throw.cubes == make_throw_3d(3, hard=True).cubes
     assert bench._letter_dice(4)[0].cubes == make_throw_3d(4, hard=False).cubes
@@ -109,3 +114,16 @@ def test_3d_renders_are_read_as_any_letter_dice_too_one_in_three_hard(monkeypatc
     score_throw(score, throw, cube_set)
     assert asked == [("any", None)]            # as `tablemate read --set any` reads letter dice
     assert score.cubes == len(throw.cubes) and score.right >= len(throw.cubes) - 2
+
+
+def test_renders_held_in_the_hand_are_read_as_any_letter_dice(asked):
+    from vision.synth3d import make_scene
+    seed = bench.FIRST_SEED["held"]
+    throw, cube_set = bench._held(seed)
+    scene = make_scene(seed, hard=False, held=True)
+    assert 20 <= scene.camera.tilt_deg <= 45 and not scene.hard
+    assert throw.cubes == make_throw_3d(seed, hard=False, held=True).cubes
+    score = Score()
+    score_throw(score, throw, cube_set)
+    assert asked == [("any", None)]
+    assert score.cubes == len(throw.cubes) and score.right >= len(throw.cubes) - 3
