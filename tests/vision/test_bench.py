@@ -10,7 +10,7 @@ from vision.reader import read_image
 from vision.synth import make_throw
 from vision.truth import CubeTruth
 from vision.synth_tray import make_tray_throw
-from vision.synth3d import make_throw_3d, worn_print
+from vision.synth3d import make_scene, make_throw_3d, worn_print
 
 
 def test_each_reading_goes_to_one_cube_within_reach_and_the_rest_are_phantoms():
@@ -117,7 +117,6 @@ def test_3d_renders_are_read_as_any_letter_dice_too_one_in_three_hard(asked):
 
 
 def test_renders_held_in_the_hand_are_read_as_any_letter_dice(asked):
-    from vision.synth3d import make_scene
     seed = bench.FIRST_SEED["held"]
     throw, cube_set = bench._held(seed)
     scene = make_scene(seed, hard=False, held=True)
