@@ -127,7 +127,7 @@ def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> No
                 continue
             corners = glyph.corners.astype(np.int32)
             cv2.polylines(marked, [corners], True, (200, 120, 0), 1)
-            reasons.append(f"{len(reasons) + 1:3d}  at ({glyph.corners[:, 0].mean():.0f}, "
+            reasons.append(f"{len(reasons) + 1:4d}  at ({glyph.corners[:, 0].mean():.0f}, "
                            f"{glyph.corners[:, 1].mean():.0f})  {glyph.reason}")
             cv2.putText(marked, str(len(reasons)), tuple(int(v) for v in corners.min(axis=0)),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.4, (200, 120, 0), 1)
@@ -144,7 +144,7 @@ def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> No
         rows.append(panel)
     cv2.imwrite(str(folder / f"{stem}-faces.jpg"), marked)
     if crowd:
-        reasons.append(f"     {crowd} more outlines, not numbered: {CROWD}")
+        reasons.append(f"      {crowd} more outlines, not numbered: {CROWD}")
     (folder / f"{stem}-rejected.txt").write_text(
         "Candidates rejected, by their number on the faces picture (blue), with their middle in pixels:\n"
         + "\n".join(reasons) + "\n")
