@@ -31,7 +31,9 @@ rounded edge), and every cube in a throw is the same size.  So:
    brighter.  Where these signs disagree, the reading is left in doubt.
 5. a glyph whose traced border makes no face (a shadow across it, a touching cube, white
    on white) also gets a face of the throw's own size round it: the glyph is in a face's
-   middle.
+   middle.  Where the line of sight is steep (a camera held at an angle) and the network
+   doubts that square, also one as flat as a top face looks there, whose side face
+   below it the square would take in.
 6. where the faces found are small (their glyphs' strokes a pixel or two wide at the
    working size), the search is made again on a finer copy of the photo.
 
@@ -67,6 +69,8 @@ SMALL_GUESS = 2.0         # ... there guessing sides less than this many times t
 CHANGED = 30              # grey levels that count as a change from the empty table
 LARGER_GUESS = 1.2        # of the side expected: a second guess round a glyph the face network doubts ...
 GUESS_WORTH = 0.05        # ... where it takes the first for a face this surely at least (not a stray mark's)
+FAR_SIDES = 2.0           # a face guessed as flat as a top face looks, as large as the camera's place says within
+                          # this factor of the side learned
 
 
 def _candidates(view: View, side: float, changed: np.ndarray | None,
@@ -340,7 +344,8 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     guessable = [c for c in traced if c.seed is not None]
     guessed = _guessed(view, clean, guessable, [found.side_at(c.middle) for c in guessable])
     found.judge(guessed)
-    found.candidates = traced + guessed + _guessed_larger(found, clean, guessable, guessed)
+    found.candidates = (traced + guessed + _guessed_larger(found, clean, guessable, guessed)
+                        + _guessed_flatter(found, clean, guessable, guessed))
     throw_print = print_contrast(found.candidates)
     # red ink looks as dark as black, but is much lighter in grey (its red channel is
     # bright), the more where the print has worn: letters faint in grey and dark once the
@@ -369,6 +374,34 @@ def _guessed_larger(found: Found, clean: np.ndarray, traced: list[Candidate],
     larger = _guessed(found.view, clean, unsure, [LARGER_GUESS * found.side_at(c.middle) for c in unsure])
     found.judge(larger)
     return larger
+
+
+def _guessed_flatter(found: Found, clean: np.ndarray, traced: list[Candidate],
+                     guessed: list[Candidate]) -> list[Candidate]:
+    """A second face guessed round each glyph where the line of sight is steep and the face
+    network is not sure of its traced or guessed face, shaped as a top face looks there
+    (see `Perspective.top_face`), judged: at the far edge of a steep view the top face is
+    a sliver, and a square round its glyph takes in the side face below it."""
+    sight = found.perspective
+    if sight is None:
+        return []
+    shaped = []
+    for c, g in zip(traced, guessed):
+        if max(c.topness or 0.0, g.topness or 0.0) >= SURE_SIDE:
+            continue
+        # as large as the camera's place says, within FAR_SIDES of the side learned: the
+        # far faces of a steep view are smaller than the third the square guess allows
+        grown = sight.side_at(g.middle, found.side, FAR_SIDES) / found.side_at(g.middle)
+        outline = sight.top_face(g.middle + (g.corners - g.middle) * grown, g.middle)
+        if outline is not None:
+            shaped.append((g, outline))
+    if not shaped:
+        return []
+    # (sized, for the tests of size, as the square guess round the same glyph)
+    flatter = [Candidate(outline, g.width, g.height, **inside, border=g.border, fill=GUESSED)
+               for (g, outline), inside in zip(shaped, _inside(found.view, clean, [o for _, o in shaped]))]
+    found.judge(flatter)
+    return flatter
 
 
 def _on_plastic(clean: np.ndarray, candidates: list[Candidate]) -> np.ndarray | None:

@@ -13,6 +13,9 @@ FOCAL_SHARE = 0.8         # a camera's focal length as a share of the photo's wi
 LEAST_TILT_DEG = 10       # a camera tilted less than this shows little of the side faces
 STEEP_SIGHT_DEG = 20      # ... though seen straight down, they show this far out from the vertical
 CLEAR_DIRECTION = 0.7     # a joined face this much (cosine) towards the camera's foot ...
+AREA_POWER = 2 / 3        # of the sizes' gradient, what the depth's is (a face's side goes as depth^-3/2)
+SQUARE_SIGHT = 0.8        # a top face seen this (cosine) near the vertical is guessed square
+FLATTEST_TOP = 0.3        # ... and no flatter than this, however far out
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
 
 
@@ -81,11 +84,11 @@ class Perspective:
         if it is a top face, lie that way; its top face, if it is a side face, the other."""
         return self.below - c.middle
 
-    def side_at(self, point: np.ndarray, learned: float) -> float:
+    def side_at(self, point: np.ndarray, learned: float, within: float = 1.33) -> float:
         """The side of a top face at `point`, working pixels; within a third of the
         learned side (the fit is only sure near the faces it was made from)."""
         x, y = point - self.centre
-        return float(np.clip(self.size @ (1.0, x, y), 0.75 * learned, 1.33 * learned))
+        return float(np.clip(self.size @ (1.0, x, y), learned / within, within * learned))
 
     def side_face_offset(self, point: np.ndarray) -> float:
         """How far a side face's middle lies from its top face's middle at `point`: half a
@@ -99,10 +102,33 @@ class Perspective:
         cosine = max(self._sight_cosine(point), 0.2)
         return side * (cosine + np.sqrt(1 - cosine * cosine)) / (2 * np.sqrt(cosine))
 
-    def _sight_cosine(self, point: np.ndarray) -> float:
+    def top_face(self, square: np.ndarray, point: np.ndarray) -> np.ndarray | None:
+        """A square outline (4 x 2) round `point` reshaped as a top face of its area looks
+        there, or None where it looks much the same: squeezed towards the point under the
+        camera by the cosine of the line of sight, stretched across to keep the area.
+        (The fit is of the faces' areas, whose root goes as the inverse depth to the power
+        3/2: the point under the camera and the tilt are 2/3 of what the sizes' gradient
+        alone says.  The face network was taught with `below` as it is, so only this
+        shape uses them corrected.)"""
+        foot = self.centre + AREA_POWER * (self.below - self.centre)
+        towards = foot - point
+        length = float(np.linalg.norm(towards))
+        cosine = max(self._sight_cosine(point, AREA_POWER), FLATTEST_TOP)
+        if length < 1e-6 or cosine > SQUARE_SIGHT:
+            return None
+        u = towards / length
+        squeeze, unsqueeze = (np.eye(2) + (k - 1) * np.outer(u, u) for k in (cosine, 1 / cosine))
+        # the square's axes are the image's measure of the cube's, squeezed: undone first
+        edge = (square[1] - square[0]) @ unsqueeze.T
+        edge *= np.linalg.norm(square[1] - square[0]) / np.linalg.norm(edge)
+        normal = np.array([-edge[1], edge[0]])
+        corners = np.array([edge + normal, -edge + normal, -edge - normal, edge - normal]) / 2
+        return (square.mean(axis=0) + corners @ squeeze.T / np.sqrt(cosine)).astype(np.float32)
+
+    def _sight_cosine(self, point: np.ndarray, power: float = 1.0) -> float:
         """The cosine of the angle between the line of sight to `point` and the vertical."""
         x, y = point - self.centre
-        up = np.array([self.size[1] * self.focal, self.size[2] * self.focal, self.size[0]])
+        up = np.array([power * self.size[1] * self.focal, power * self.size[2] * self.focal, self.size[0]])
         sight = np.array([x, y, self.focal])
         return float(abs(sight @ up) / (np.linalg.norm(sight) * np.linalg.norm(up)))
 
