@@ -378,8 +378,8 @@ def _guessed_larger(found: Found, clean: np.ndarray, traced: list[Candidate],
 
 def _guessed_flatter(found: Found, clean: np.ndarray, traced: list[Candidate],
                      guessed: list[Candidate]) -> list[Candidate]:
-    """A second face guessed round each glyph where the line of sight is steep and the face
-    network is not sure of its traced or guessed face, shaped as a top face looks there
+    """One more face guessed round each glyph where the line of sight is steep and the face
+    network is not sure of its traced or guessed faces, shaped as a top face looks there
     (see `Perspective.top_face`), judged: at the far edge of a steep view the top face is
     a sliver, and a square round its glyph takes in the side face below it."""
     sight = found.perspective
