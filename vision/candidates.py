@@ -50,7 +50,6 @@ class Candidate:
     topness: float | None = None  # the face network's judgement, with the surroundings (None: not asked)
     seed: tuple[int, int, int, int] | None = None         # the glyph seed's box it was traced round
     angle: float | None = None                            # ... and the cube's axes there (for a guessed face round it)
-    flattened: bool = False   # guessed as flat as a top face looks where it lies (see faces._guessed_flatter)
 
     @property
     def likeness(self) -> float:

@@ -402,7 +402,7 @@ def _guessed_flatter(found: Found, clean: np.ndarray, traced: list[Candidate],
     if not shaped:
         return []
     # (sized, for the tests of size, as the square guess round the same glyph)
-    flatter = [Candidate(outline, g.width, g.height, **inside, border=g.border, fill=GUESSED, flattened=True)
+    flatter = [Candidate(outline, g.width, g.height, **inside, border=g.border, fill=GUESSED)
                for (g, outline), inside in zip(shaped, _inside(found.view, clean, [o for _, o in shaped]))]
     found.judge(flatter)
     return flatter

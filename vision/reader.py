@@ -44,7 +44,6 @@ RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leave
 SIDE_DOUBT = 0.8           # confidence kept where a side face was nearly as face-like (below CONFIDENT)
 ASIDE_DOUBT = 0.9          # ... and where the face lies where a kept face's side face would: 1 in 65 such faces
                            # the face network was sure of was a side face (renders), too many for 0.95 and above
-FLAT_DOUBT = 0.9           # ... and where its outline was guessed flat, not seen: it can cut a stroke off
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into its outline's edge, even looked at past it
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
 PLAUSIBLE = 0.1            # below this, with no cube count to go by, a candidate is not a cube
@@ -125,7 +124,6 @@ class _Glyph:
     aside: bool = False       # it lies where a kept face's side face would
     pale: bool = False        # its ink is pale (see glyphs.Ink.pale)
     reserve: str = ""         # why the finder refused it, for a face held in reserve (see top_faces._reserves)
-    flattened: bool = False   # its outline was guessed flat (see faces._guessed_flatter): it may cut the glyph
 
     @property
     def red(self) -> bool:
@@ -168,7 +166,7 @@ class _Glyph:
         # (a face held in reserve failed a test: it may be a side face or a shadow)
         unsure_which_face = self.rival > RIVAL_SHARE * self.likeness or bool(self.reserve)
         return (min(1.0, self.plausibility / TRUSTED) * (SIDE_DOUBT if unsure_which_face else 1.0)
-                * (ASIDE_DOUBT if self.aside else 1.0) * (FLAT_DOUBT if self.flattened else 1.0)
+                * (ASIDE_DOUBT if self.aside else 1.0)
                 * (CLIPPED_DOUBT if self.clipped and self.plausibility < TRUSTED or self.cut_off else 1.0))
 
 
@@ -316,7 +314,7 @@ def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], 
         inked.append(_past_the_outline(image, face, ink, qu))
     return [_Glyph(face.square, face.corners, face.centre, ink.redness, ink.mask, distances, turns,
                    face.likeness, face.rival, ink.clipped, letterness, ink.cut_off, face.aside, ink.pale,
-                   face.reserve, face.flattened)
+                   face.reserve)
             for face, ink, distances, turns, letterness in letter_distances(image, inked, qu, notes)]
 
 
@@ -421,7 +419,7 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
                                float(np.mean([o.likeness for o in same])), max(o.rival for o in same),
                                all(o.clipped for o in same), float(np.mean([o.letterness for o in same])),
                                all(o.cut_off for o in same), any(o.aside for o in same), any(o.pale for o in same),
-                               g.reserve, g.flattened))
+                               g.reserve))
     return combined
 
 

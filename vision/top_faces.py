@@ -45,7 +45,6 @@ class Face:
     aside: bool = False        # it lies where a kept face's side face would (the camera's place says),
                                # or too close to a more face-like one for both to be top faces
     reserve: str = ""          # why it was refused, for a face held in reserve (see `_reserves`)
-    flattened: bool = False    # its outline was guessed flat, not traced (see faces._guessed_flatter)
 
 
 @dataclass
@@ -148,8 +147,7 @@ def select(image: np.ndarray, found: Found) -> Search:
 def _face(image: np.ndarray, c: Candidate, scale: float, rival: float = 0.0, aside: bool = False,
           reserve: str = "") -> Face:
     corners = c.ordered / scale
-    return Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score, rival, aside, reserve,
-                c.flattened)
+    return Face(corners, tuple(corners.mean(axis=0).tolist()), warp(image, corners), c.score, rival, aside, reserve)
 
 
 def _reserves(found: Found, kept: list[Candidate], refused: list[tuple[Candidate, str]]) -> set[int]:
