@@ -429,7 +429,7 @@ def test_dice_with_their_print_worn_pale_are_found_and_read_in_their_colour(seed
 
 def test_small_worn_dice_on_a_cream_table_are_found_at_the_side_the_first_look_learned():
     # 1198, print worn pale on a cream table, small faces: on the finer copy the usual
-    # guesses learned sides a third too small and too large, at neither of which the
+    # guesses learned sides a third too small and half too large, at neither of which the
     # network was sure of any face; read as any letter dice, 8 of the 13 were missed
     throw = make_throw_3d(1198, hard=False)
     reading = read_image(throw.image, "any", None)
