@@ -225,8 +225,8 @@ def find_candidates(image: np.ndarray, background: np.ndarray | None = None, wid
     small = [guess for guess in guesses if guess < SMALL_GUESS * expected]
     large = [guess for guess in guesses if guess >= SMALL_GUESS * expected]
     # and the first copy's side last of all: a pale, worn print on a cream table can leave
-    # the usual guesses on the finer copy learning sides a third too small or half too large, at none
-    # of which the network is sure of a face
+    # the usual guesses on the finer copy learning sides a third too small or half too
+    # large, at none of which the network is sure of a face
     return finer_look.checked(chain(finer_look.ranked(small), map(finer_look.learned, large),
                                     map(finer_look.learned, [expected])))
 
