@@ -85,8 +85,9 @@ class Perspective:
         return self.below - c.middle
 
     def side_at(self, point: np.ndarray, learned: float, within: float = 1.33) -> float:
-        """The side of a top face at `point`, working pixels; within a third of the
-        learned side (the fit is only sure near the faces it was made from)."""
+        """The side of a top face at `point`, working pixels; within `within` times the
+        learned side either way, a third by default (the fit is only sure near the faces
+        it was made from)."""
         x, y = point - self.centre
         return float(np.clip(self.size @ (1.0, x, y), learned / within, within * learned))
 
@@ -126,7 +127,8 @@ class Perspective:
         return (square.mean(axis=0) + corners @ squeeze.T / np.sqrt(cosine)).astype(np.float32)
 
     def _sight_cosine(self, point: np.ndarray, power: float = 1.0) -> float:
-        """The cosine of the angle between the line of sight to `point` and the vertical."""
+        """The cosine of the angle between the line of sight to `point` and the vertical,
+        the camera's tilt taken as `power` of what the sizes' gradient says (see `top_face`)."""
         x, y = point - self.centre
         up = np.array([power * self.size[1] * self.focal, power * self.size[2] * self.focal, self.size[0]])
         sight = np.array([x, y, self.focal])
