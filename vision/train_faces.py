@@ -13,7 +13,9 @@ and a displaced outline scores in between.  The window is turned as the finder t
 
 Only fonts the bench never uses are rendered (the letter trainer's), and only seeds from
 TRAIN_SEED up, so the bench measures the finder on throws it has never seen; every tenth
-throw is kept back to validate on."""
+throw is kept back to validate on.  One throw in five is taken with the camera held in the
+hand (20-45 degrees from the vertical), where the top faces look flattest and the side
+faces largest."""
 from __future__ import annotations
 
 import time
@@ -32,6 +34,13 @@ TRAIN_SEED = 2_000_000          # apart from the bench's seeds, the tests' and t
 SURE = (0.3, 0.7)               # overlaps below the first are no top face, above the second surely one
 
 
+def held(seed: int) -> bool:
+    """Whether a throw is taken with the camera held in the hand: one in five of the
+    throws trained on (seeds 1 more than a multiple of 5), and one in five of the tenth
+    kept back to validate on (multiples of 10, so of 50)."""
+    return seed % 5 == 1 or seed % 50 == 0
+
+
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex outlines."""
     a, b = order_corners(a).astype(np.float32), order_corners(b).astype(np.float32)
@@ -43,7 +52,8 @@ def throw_windows(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The windows of every candidate the finder judges in one 3-D throw, and each one's
     overlap with the nearest true top face."""
     from vision.synth3d import make_scene, render
-    scene = make_scene(seed, fonts=train_fonts(), hard=seed % 3 == 0, red_set="later" if seed % 4 == 3 else "classic")
+    scene = make_scene(seed, fonts=train_fonts(), hard=seed % 3 == 0, red_set="later" if seed % 4 == 3 else "classic",
+                       held=held(seed))
     throw = render(scene, seed)
     found = find_candidates(throw.image)
     tops = [scene.camera.project(cube.face("top")[2]) * found.scale for cube in scene.cubes]
