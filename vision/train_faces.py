@@ -1,7 +1,7 @@
 """Train the small face network that `vision.face_net` runs, and export it to ONNX.
 
     pip install -e '.[train]'            # torch and onnx: only for training, never at run time
-    python -m vision.train_faces         # about 30 minutes on two CPU cores (9 to render, 20 to train), 14 GB
+    python -m vision.train_faces         # about 40 minutes on two CPU cores (15 to render, 25 to train), 24 GB
 
 The network sees the photo round one candidate outline, straightened into the middle of
 a small window (`face_net.window`), and says how well the outline fits a cube's top face.

@@ -84,6 +84,16 @@ def test_training_windows_carry_their_overlap_and_a_short_training_exports_a_mod
                              path=out).shape == (1,)
 
 
+def test_throws_held_in_the_hand_are_among_those_trained_on_and_those_kept_back():
+    # the tenth kept back to validate on is every tenth seed: a choice of held throws by
+    # their seeds alone (1 more than a multiple of 5) would leave none of them there
+    from vision.train_faces import TRAIN_SEED, held
+    seeds = range(TRAIN_SEED, TRAIN_SEED + 2700)
+    trained, kept = [s for s in seeds if s % 10], [s for s in seeds if not s % 10]
+    for part in (trained, kept):
+        assert 0.18 < sum(map(held, part)) / len(part) < 0.25
+
+
 def test_the_side_is_measured_on_the_faces_the_network_is_sure_of(monkeypatch):
     # throws where the hand-made signs' likely faces (pairs of touching cubes, faces with
     # their side face) make the side learned from them over a third too large
