@@ -38,6 +38,7 @@ OCR_WEIGHT = TEMPERATURE * float(np.log(10))
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
 COLOUR_MARGIN = 0.06       # ... unless the ink's redness is this near the threshold
 PALE_RED = 0.07            # ... or, where the ink is pale, this red or more
+PALE_LEAN = 0.05           # ... the pale ink's charge on a red cube this much higher at PALE_RED than at the threshold
 FAIR_MATCH = 0.45          # a glyph this near its nearest reference looks like a letter (odd fonts are further)
 TRUSTED = 0.85             # a candidate this plausible is surely a top face (the face network says 0.9-1 of most)
 RIVAL_SHARE = 0.5          # a side face half as face-like as the top face leaves doubt which is which
@@ -147,8 +148,12 @@ class _Glyph:
         either side of the threshold."""
         if not soft:
             return COLOUR_COST * (self.red != red_cube)
-        redder = 0.5 if self.pale_red else \
-            float(np.clip((self.redness - RED_THRESHOLD) / (2 * COLOUR_MARGIN) + 0.5, 0.0, 1.0))
+        if self.pale_red:
+            # no colour to go by, but of two pale inks the redder is likelier the red one
+            # (two H's, red and black, worn alike: their colours are no coin toss)
+            redder = 0.5 + PALE_LEAN * (2 * self.redness - RED_THRESHOLD - PALE_RED) / (RED_THRESHOLD - PALE_RED)
+        else:
+            redder = float(np.clip((self.redness - RED_THRESHOLD) / (2 * COLOUR_MARGIN) + 0.5, 0.0, 1.0))
         return COLOUR_COST * ((1 - redder) if red_cube else redder)
 
     @property

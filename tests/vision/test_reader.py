@@ -462,6 +462,16 @@ def test_red_print_worn_nearly_as_little_red_as_black_takes_its_colour_from_the_
     assert (got.letter, got.red) == (letter, True)
 
 
+def test_of_two_like_letters_worn_alike_the_redder_takes_the_red_cube():
+    # worn pale, a red H and a black H are 0.127 and 0.071 red, both pale red: with no
+    # colour to go by either could go on the red cube, and each was read in the other's
+    # colour at 0.99 and 0.97; the redder of the two is the red one
+    throw = make_throw_3d(893, hard=False, red_set="classic")
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for truth in (t for t in throw.cubes if t.letter == "H"):
+        assert reading_on(reading, truth, throw).red == truth.red, truth
+
+
 def test_a_worn_red_letter_is_found_on_a_cloth_whose_weave_is_as_faint():
     # 1149: a red Y worn so pale that where faint letters are looked for, the cloth's
     # weave gives more marks than any throw has cubes, and every one was dropped as the
