@@ -70,7 +70,8 @@ CHANGED = 30              # grey levels that count as a change from the empty ta
 LARGER_GUESS = 1.2        # of the side expected: a second guess round a glyph the face network doubts ...
 GUESS_WORTH = 0.05        # ... where it takes the first for a face this surely at least (not a stray mark's)
 FAR_SIDES = 2.0           # a face guessed as flat as a top face looks, as large as the camera's place says within
-                          # this factor of the side learned
+                          # this factor of the side learned ...
+FLAT_SIZES = (1.0, 0.75)  # ... and a quarter smaller (the fit of the areas says some far faces too large)
 
 
 def _candidates(view: View, side: float, changed: np.ndarray | None,
@@ -382,9 +383,9 @@ def _guessed_larger(found: Found, clean: np.ndarray, traced: list[Candidate],
 
 def _guessed_flatter(found: Found, clean: np.ndarray, traced: list[Candidate],
                      guessed: list[Candidate]) -> list[Candidate]:
-    """One more face guessed round each glyph where the line of sight is steep and the face
-    network is not sure of its traced or guessed faces, shaped as a top face looks there
-    (see `Perspective.top_face`), judged: at the far edge of a steep view the top face is
+    """Faces guessed round each glyph where the line of sight is steep and the face network
+    is not sure of its traced or guessed faces, shaped as a top face looks there (see
+    `Perspective.top_face`), in two sizes, judged: at the far edge of a steep view the top face is
     a sliver, and a square round its glyph takes in the side face below it."""
     sight = found.perspective
     if sight is None:
@@ -396,14 +397,20 @@ def _guessed_flatter(found: Found, clean: np.ndarray, traced: list[Candidate],
         # as large as the camera's place says, within FAR_SIDES of the side learned: the
         # far faces of a steep view are smaller than the third the square guess allows
         grown = sight.side_at(g.middle, found.side, FAR_SIDES) / found.side_at(g.middle)
-        outline = sight.top_face(g.middle + (g.corners - g.middle) * grown, g.middle)
-        if outline is not None:
-            shaped.append((g, outline))
+        # (the fit is of the roots of the faces' areas, which shrink faster with the depth
+        # than the sides do: at the far edge of a steep view it says some faces a quarter
+        # too large and others right; guessed at either size alone, fewer dice are found
+        # than at both, the network choosing)
+        for k in FLAT_SIZES:
+            outline = sight.top_face(g.middle + (g.corners - g.middle) * grown * k, g.middle)
+            if outline is not None:
+                shaped.append((g, outline, k))
     if not shaped:
         return []
-    # (sized, for the tests of size, as the square guess round the same glyph)
-    flatter = [Candidate(outline, g.width, g.height, **inside, border=g.border, fill=GUESSED)
-               for (g, outline), inside in zip(shaped, _inside(found.view, clean, [o for _, o in shaped]))]
+    # (sized, for the tests of size, as the square guess round the same glyph, times the
+    # same factor: the smaller guess lies inside the larger, and overlaps measure by size)
+    flatter = [Candidate(outline, k * g.width, k * g.height, **inside, border=g.border, fill=GUESSED)
+               for (g, outline, k), inside in zip(shaped, _inside(found.view, clean, [o for _, o, _ in shaped]))]
     found.judge(flatter)
     return flatter
 
