@@ -71,7 +71,8 @@ LARGER_GUESS = 1.2        # of the side expected: a second guess round a glyph t
 GUESS_WORTH = 0.05        # ... where it takes the first for a face this surely at least (not a stray mark's)
 FAR_SIDES = 2.0           # a face guessed as flat as a top face looks, as large as the camera's place says within
                           # this factor of the side learned ...
-FLAT_SIZES = (1.0, 0.75)  # ... and a quarter smaller (the fit of the areas says some far faces too large)
+FLAT_SMALLER = 0.75       # ... and where the network doubts it, this much smaller (see `_guessed_flatter`) ...
+FLAT_WORTH = 0.01         # ... if it takes the first for a face this surely at least (round a table's marks, 0.00)
 
 
 def _candidates(view: View, side: float, changed: np.ndarray | None,
@@ -385,34 +386,41 @@ def _guessed_flatter(found: Found, clean: np.ndarray, traced: list[Candidate],
                      guessed: list[Candidate]) -> list[Candidate]:
     """Faces guessed round each glyph where the line of sight is steep and the face network
     is not sure of its traced or guessed faces, shaped as a top face looks there (see
-    `Perspective.top_face`), in two sizes, judged: at the far edge of a steep view the top face is
-    a sliver, and a square round its glyph takes in the side face below it."""
+    `Perspective.top_face`), judged: at the far edge of a steep view the top face is a
+    sliver, and a square round its glyph takes in the side face below it.  Where the
+    network doubts that one too, yet takes it for a face a little, a second a quarter
+    smaller (FLAT_SMALLER)."""
     sight = found.perspective
     if sight is None:
         return []
-    shaped = []
-    for c, g in zip(traced, guessed):
-        if max(c.topness or 0.0, g.topness or 0.0) >= SURE_SIDE:
-            continue
-        # as large as the camera's place says, within FAR_SIDES of the side learned: the
-        # far faces of a steep view are smaller than the third the square guess allows
-        grown = sight.side_at(g.middle, found.side, FAR_SIDES) / found.side_at(g.middle)
-        # (the fit is of the roots of the faces' areas, which shrink faster with the depth
-        # than the sides do: at the far edge of a steep view it says some faces a quarter
-        # too large and others right; guessed at either size alone, fewer dice are found
-        # than at both, the network choosing)
-        for k in FLAT_SIZES:
-            outline = sight.top_face(g.middle + (g.corners - g.middle) * grown * k, g.middle)
-            if outline is not None:
-                shaped.append((g, outline, k))
-    if not shaped:
-        return []
-    # (sized, for the tests of size, as the square guess round the same glyph, times the
-    # same factor: the smaller guess lies inside the larger, and overlaps measure by size)
-    flatter = [Candidate(outline, k * g.width, k * g.height, **inside, border=g.border, fill=GUESSED)
-               for (g, outline, k), inside in zip(shaped, _inside(found.view, clean, [o for _, o, _ in shaped]))]
-    found.judge(flatter)
-    return flatter
+    doubted = [g for c, g in zip(traced, guessed) if max(c.topness or 0.0, g.topness or 0.0) < SURE_SIDE]
+    # as large as the camera's place says, within FAR_SIDES of the side learned: the far
+    # faces of a steep view are smaller than the third the square guess allows
+    sizes = [sight.side_at(g.middle, found.side, FAR_SIDES) / found.side_at(g.middle) for g in doubted]
+    flatter = _flat_guesses(found, clean, sight, doubted, sizes, 1.0)
+    # the fit is of the roots of the faces' areas, which shrink faster with the depth than
+    # the sides do: at the far edge of a steep view it says some faces a quarter too large
+    # and others right (either size alone finds fewer dice than both, the network choosing)
+    again = [(g, size * FLAT_SMALLER) for g, size, f in zip(doubted, sizes, flatter)
+             if f is not None and FLAT_WORTH <= (f.topness or 0.0) < SURE_SIDE]
+    smaller = _flat_guesses(found, clean, sight, [g for g, _ in again], [size for _, size in again], FLAT_SMALLER)
+    return [f for f in flatter + smaller if f is not None]
+
+
+def _flat_guesses(found: Found, clean: np.ndarray, sight: Perspective, guessed: list[Candidate],
+                  sizes: list[float], stated: float) -> list[Candidate | None]:
+    """Round each square guess, a face shaped as a top face looks there, `sizes` times as
+    large, judged; None where it would look much the same as the square.  Its size, for
+    the tests of size, is stated as the square's times `stated` (a smaller guess lies
+    inside a larger one round the same glyph, and overlaps are measured by that size)."""
+    shaped = [sight.top_face(g.middle + (g.corners - g.middle) * size, g.middle) for g, size in zip(guessed, sizes)]
+    made = [(g, outline) for g, outline in zip(guessed, shaped) if outline is not None]
+    inside = iter(_inside(found.view, clean, [outline for _, outline in made]) if made else [])
+    flat = [None if outline is None else
+            Candidate(outline, stated * g.width, stated * g.height, **next(inside), border=g.border, fill=GUESSED)
+            for g, outline in zip(guessed, shaped)]
+    found.judge([f for f in flat if f is not None])
+    return flat
 
 
 def _on_plastic(clean: np.ndarray, candidates: list[Candidate]) -> np.ndarray | None:
