@@ -342,11 +342,17 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     # sure of too few faces for that (dim light, blur: every outline poor), the signs'
     # fit is trusted no further than a camera seen straight down (faces alike in size,
     # side faces told only at the far edges)
-    surer = _surer_perspective(traced, view.small.shape)
+    sure = _sure_once(traced)
+    surer = Perspective.fit(sure, view.small.shape)
     if surer is not None:
         found.sight = surer
     elif sight is not None:
         found.sight = sight.straight_down()
+    # where the sizes show no lean (too few sure faces, or a steep view's side faces,
+    # as large as its far top faces, flattening their gradient), how the sure faces are
+    # squeezed may still show it
+    if found.sight is None or not found.sight.tilted:
+        found.sight = Perspective.from_squeeze(sure, view.small.shape) or found.sight
     guessable = [c for c in traced if c.seed is not None]
     guessed = _guessed(view, clean, guessable, [found.side_at(c.middle) for c in guessable])
     found.judge(guessed)
@@ -465,14 +471,13 @@ def _perspective(candidates: list[Candidate], side: float, shape: tuple[int, ...
                             shape)
 
 
-def _surer_perspective(candidates: list[Candidate], shape: tuple[int, ...]) -> "Perspective | None":
-    """Where the camera stands, from the outlines the face network is sure of, each face
-    once (two outlines of one face would count its size twice), whatever their size (the
-    side learned can itself be a sixth too small, where the likely faces' glyphs cut
-    their outlines short)."""
+def _sure_once(candidates: list[Candidate]) -> list[Candidate]:
+    """The outlines the face network is sure of, each face once (two outlines of one face
+    would count its size twice), whatever their size (the side learned can itself be a
+    sixth too small, where the likely faces' glyphs cut their outlines short)."""
     sure: list[Candidate] = []
     for c in sorted((c for c in candidates if c.topness is not None and c.topness > SURE_SIDE),
                     key=lambda c: -c.topness):
         if all(overlap(c, k) <= OVERLAP for k in sure if near(c, k)):
             sure.append(c)
-    return Perspective.fit(sure, shape)
+    return sure

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+import cv2
 import numpy as np
 
 MIN_FOR_PERSPECTIVE = 5   # probable faces needed to work out where the camera is
@@ -17,12 +18,21 @@ AREA_POWER = 2 / 3        # of the sizes' gradient, what the depth's is (a face'
 SQUARE_SIGHT = 0.8        # a top face seen this (cosine) near the vertical is guessed square
 FLATTEST_TOP = 0.3        # ... and no flatter than this, however far out
 OFFSET_SLACK = 0.3        # ... and as far from the other as a side face would be, give or take this share, is its side face
+MIN_FOR_SQUEEZE = 3       # sure top faces needed to read the camera's place from how they are squeezed ...
+SQUEEZED_TILT_DEG = 25    # ... which is trusted where it says the camera leans this far at least ...
+SQUEEZE_MISFIT = 0.1      # ... and explains the squeezes this well (mean square, of 1 - cosine^2) ...
+SIZES_SAY = 0.15          # ... where the lean says the faces' sizes change this much (a share) along the line to
+                          # the foot, and they do, within a factor of two
 
 
 class Placed(Protocol):
     """A face found in the photo: its middle and its area, working-image pixels."""
     middle: np.ndarray
     area: float
+
+
+class Outlined(Placed, Protocol):
+    corners: np.ndarray           # 4 x 2, working-image pixels
 
 
 @dataclass
@@ -67,6 +77,39 @@ class Perspective:
             # width away at most); the far edges' side faces still show, outwards from it
             return cls(np.array([a, b, c]), centre, focal, centre).straight_down()
         return cls(np.array([a, b, c]), centre, focal, centre + focal * focal * np.array([b, c]) / a)
+
+    @classmethod
+    def from_squeeze(cls, faces: list["Outlined"], shape: tuple[int, ...]) -> "Perspective | None":
+        """Where the camera stands, from how its top faces are squeezed: a top face whose
+        line of sight is theta from the vertical looks squeezed by cos(theta) along the
+        line to the point under the camera.  Where too few faces are sure for the sizes'
+        fit (or side faces, as large as top faces at the far edge of a steep view, flatten
+        the sizes' gradient), each sure face still says which way the camera's foot lies
+        and how steep the view is there.  The squeeze gives the line to the foot, not
+        which end of it: the faces' sizes (the nearer the foot, the larger) choose.  None
+        where the faces disagree, or say the camera looks nearly straight down, or their
+        sizes do not say clearly which end (side faces taken for top faces, at the far edge
+        of a steep view, are squeezed another way, and as large as the top faces near)."""
+        if len(faces) < MIN_FOR_SQUEEZE:
+            return None
+        centre = np.array([shape[1] / 2, shape[0] / 2])
+        focal = FOCAL_SHARE * shape[1]
+        points = np.array([f.middle for f in faces]) - centre
+        squeezes = np.array([_squeeze(f.corners) for f in faces])
+        tilt, turn, misfit = _best_lean(points, squeezes, focal)
+        if tilt < np.radians(SQUEEZED_TILT_DEG) or misfit > SQUEEZE_MISFIT:
+            return None
+        sides = np.sqrt([f.area for f in faces])
+        end = _foot_end(points @ np.array([np.cos(turn), np.sin(turn)]), sides, np.tan(tilt) / (AREA_POWER * focal))
+        if end is None:
+            return None
+        # stored as the sizes' fit would have it (see `top_face`): the foot's offset over AREA_POWER
+        gradient = end * np.tan(tilt) * np.array([np.cos(turn), np.sin(turn)]) / (AREA_POWER * focal)
+        scale = 1 + points @ gradient
+        a = float(sides @ scale / (scale @ scale))
+        if a <= 0:
+            return None
+        return cls(np.array([a, *(a * gradient)]), centre, focal, centre + focal * focal * gradient)
 
     def straight_down(self) -> "Perspective":
         """The camera taken as looking straight down from above the photo's middle: faces
@@ -160,3 +203,45 @@ def _leverage(design: np.ndarray, keep: np.ndarray) -> np.ndarray:
     inverse = np.linalg.pinv(fitted.T @ fitted)
     leverage = np.einsum("ij,jk,ik->i", design, inverse, design)
     return np.where(keep, np.minimum(leverage, 0.95), 0.0)
+
+
+def _squeeze(corners: np.ndarray) -> np.ndarray:
+    """How an outline is squeezed, as (1 - k^2) (cos 2 phi, sin 2 phi): k its short axis
+    over its long one, phi the short axis's direction (a line, so its angle doubled)."""
+    m = cv2.moments(np.asarray(corners, np.float32))
+    spread = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]])
+    values, vectors = np.linalg.eigh(spread)
+    (x, y), k2 = vectors[:, 0], max(values[0], 0.0) / max(values[1], 1e-9)
+    return (1 - k2) * np.array([x * x - y * y, 2 * x * y])
+
+
+def _foot_end(along: np.ndarray, sides: np.ndarray, gradient: float) -> int | None:
+    """Which end of the line to the foot it lies at (+1: where `along` grows, -1: the
+    other), as the faces' sides say: a side goes as 1 + gradient x towards the foot, so
+    across the faces' spread their sides should change by a share that the lean foretells.
+    None where that share is too small to tell, or the sides change by far more or less
+    than it at either end (a cluster of faces, or side faces taken for top faces)."""
+    change = np.polyfit(along, sides, 1)[0] * np.ptp(along) / sides.mean()
+    for end in (1, -1):
+        foretold = gradient * np.ptp(along) / (1 + end * gradient * along.mean())
+        if foretold >= SIZES_SAY and 0.5 <= end * change / foretold <= 2:
+            return end
+    return None
+
+
+def _best_lean(points: np.ndarray, squeezes: np.ndarray, focal: float) -> tuple[float, float, float]:
+    """The camera's tilt and the direction of its foot (radians) that best explain the
+    faces' squeezes at `points` (from the photo's centre), and the mean square misfit:
+    tried on a grid of a degree of tilt and three of direction."""
+    tilt, turn = np.meshgrid(np.radians(np.arange(0, 61)), np.radians(np.arange(0, 360, 3)), indexing="ij")
+    lean = np.tan(tilt)[..., None] * np.stack([np.cos(turn), np.sin(turn)], axis=-1)
+    misfit = np.zeros(tilt.shape)
+    for point, squeeze in zip(points, squeezes):
+        sight = np.array([*point, focal])
+        cosine = (lean @ point + focal) / (np.sqrt(1 + (lean ** 2).sum(-1)) * np.linalg.norm(sight))
+        to_foot = focal * lean - point
+        angle = 2 * np.arctan2(to_foot[..., 1], to_foot[..., 0])
+        said = (1 - cosine ** 2)[..., None] * np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+        misfit += ((said - squeeze) ** 2).sum(-1)
+    best = np.unravel_index(np.argmin(misfit), misfit.shape)
+    return float(tilt[best]), float(turn[best]), float(misfit[best] / len(points))

@@ -8,7 +8,7 @@ import pytest
 
 from vision import candidates, faces, top_faces
 from vision.bench import MATCH_RADIUS, match
-from vision.perspective import STEEP_SIGHT_DEG, Perspective
+from vision.perspective import AREA_POWER, STEEP_SIGHT_DEG, Perspective
 from vision.reader import read_image
 from vision.synth3d import CUBE_MM, make_scene, make_throw_3d
 
@@ -300,3 +300,42 @@ def test_a_top_face_seen_steeply_is_guessed_as_flat_as_it_looks():
         reshaped += 1
         assert _iou(shaped, top) > max(0.8, _iou(square, top))
     assert reshaped >= 8
+
+
+def _true_tops(scene) -> list[SimpleNamespace]:
+    tops = [np.float32(scene.camera.project(cube.face("top")[2])) for cube in scene.cubes]
+    return [SimpleNamespace(middle=top.mean(axis=0), area=cv2.contourArea(top), corners=top) for top in tops]
+
+
+def test_three_faces_squeezed_by_a_steep_view_show_where_the_camera_stands():
+    # held 112, the camera 40 degrees from the vertical: three top faces are too few for
+    # the fit of their sizes, but how each is squeezed says where the camera's foot lies
+    scene = make_scene(112, hard=False, held=True)
+    camera, shape = scene.camera, (1232, 1640)
+    three = _true_tops(scene)[:3]
+    assert Perspective.fit(three, shape) is None
+    squeezed = Perspective.from_squeeze(three, shape)
+    assert squeezed is not None and squeezed.tilted
+    centre = np.array([shape[1] / 2, shape[0] / 2])
+    foot = camera.project(np.array([[camera.position[0], camera.position[1], 0.0]]))[0]
+    want, got = foot - centre, AREA_POWER * (squeezed.below - centre)
+    assert want @ got / (np.linalg.norm(want) * np.linalg.norm(got)) > np.cos(np.radians(10))
+    tilt = np.degrees(np.arctan(np.linalg.norm(got) / squeezed.focal))
+    assert tilt == pytest.approx(camera.tilt_deg, abs=5)
+    # the faces it fits are sized as they are, within a tenth
+    for face in three:
+        assert squeezed.side_at(face.middle, np.sqrt(face.area)) == pytest.approx(np.sqrt(face.area), rel=0.1)
+
+
+def test_where_the_faces_sizes_cannot_tell_which_end_the_foot_is_the_squeeze_claims_no_place():
+    # the same squeezes, with every face made as large as the others: the squeeze gives
+    # the line to the foot, not its end, and a guess would set the side faces the wrong way
+    scene = make_scene(112, hard=False, held=True)
+    alike = [SimpleNamespace(middle=f.middle, area=1600.0, corners=f.corners) for f in _true_tops(scene)[:3]]
+    assert Perspective.from_squeeze(alike, (1232, 1640)) is None
+
+
+def test_a_view_nearly_straight_down_claims_no_lean_from_the_squeeze():
+    scene = make_scene(0, hard=False)
+    assert scene.camera.tilt_deg < 5
+    assert Perspective.from_squeeze(_true_tops(scene), (1232, 1640)) is None

@@ -249,6 +249,18 @@ def test_held_steeply_a_far_top_face_smaller_than_the_camera_s_place_says_is_sti
     assert reading_on(reading, cube_at(throw, "W", 1323), throw).letter == "W"
 
 
+def test_held_steeply_with_few_sure_faces_the_camera_s_lean_comes_from_their_squeeze():
+    # a throw photographed with the camera held 40 degrees from the vertical, read as any
+    # letter dice: the network is sure of three top faces only, too few for the fit of
+    # their sizes, and the reader took the camera for one looking straight down (two far
+    # dice missed).  How those three are squeezed shows the lean, and every die is read
+    throw = make_throw_3d(112, hard=False, held=True)
+    reading = read_image(throw.image, "any", None)
+    owner, phantoms = bench.match(reading.cubes, throw.cubes, bench.MATCH_RADIUS * throw.size)
+    assert not phantoms and len(owner) == len(throw.cubes)
+    assert all(reading.cubes[r].letter == throw.cubes[t].letter for t, r in owner.items())
+
+
 def test_a_face_where_a_kept_face_s_side_face_would_be_is_never_read_sure():
     # one such face in 65 that the face network was sure of was a side face (renders):
     # too many for a reading at 0.95 or more, however sure its letter
