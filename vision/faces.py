@@ -309,15 +309,19 @@ class _Look:
         # make the long sides high, by 40 % and more of a true side on a steep view)
         if checked is not None and (checked < (1 - NEAR) * found.side
                                     or found.sure_side(long=False) > FAR_LARGER * found.side):
-            return self.completed(checked, self.search(checked))
+            # the plastic the sure faces show goes with it: at the side checked, the
+            # network may be sure of no face before the faint letters are found, and
+            # they are found (past a wood's grain) only where the plastic is
+            return self.completed(checked, self.search(checked), _plastic_levels(found.candidates))
         return found
 
-    def completed(self, side: float, candidates: list[Candidate]) -> Found:
-        return _completed(self.view, self.scale, side, candidates, self.changed)
+    def completed(self, side: float, candidates: list[Candidate],
+                  plastic: tuple[float, float] | None = None) -> Found:
+        return _completed(self.view, self.scale, side, candidates, self.changed, plastic)
 
 
 def _completed(view: View, scale: float, side: float, candidates: list[Candidate],
-               changed: np.ndarray | None) -> Found:
+               changed: np.ndarray | None, plastic: tuple[float, float] | None = None) -> Found:
     """The traced candidates, and those round blurred and faint letters (looked for once the
     side is known: they are little help in learning it, and cost a trace each), a guessed face round
     every glyph, as large as a top face is at its place (its size is no evidence of the
@@ -330,7 +334,8 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     traced += [c for c in _traced(view, side, clean, blurred_letter_seeds(depth, side, changed, pieces))
                if not c.guessed]
     known = [c.seed for c in traced if c.seed is not None]
-    traced += [c for c in _traced(view, side, clean, faint_letter_seeds(depth, side, changed, known))
+    traced += [c for c in _traced(view, side, clean, faint_letter_seeds(
+        depth, side, changed, known, plastic=None if plastic is None else _on_plastic(clean, plastic)))
                if not c.guessed]
     found = Found(view, scale, side, traced, sight)
     found.judge()
@@ -365,7 +370,7 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     # share their print: where it has worn pale, their letters are fainter than any
     # seed's, and are looked for as faint as the faces found show, red and black
     least = _faintest_letter(throw_print)
-    plastic = _on_plastic(clean, found.candidates)
+    plastic = _on_plastic(clean, _plastic_levels(found.candidates) or plastic)
     known = [c.seed for c in traced if c.seed is not None]
     traced += _looked_again(found, clean, faint_letter_seeds(view.red_darkness(side), side, changed, known, least,
                                                              plastic))
@@ -429,16 +434,23 @@ def _flat_guesses(found: Found, clean: np.ndarray, sight: Perspective, guessed: 
     return flat
 
 
-def _on_plastic(clean: np.ndarray, candidates: list[Candidate]) -> np.ndarray | None:
-    """Where the photo, its letters wiped off, is about as bright as the faces the face
-    network is sure of, or between them (0/255): the dice of a throw share their
-    plastic, though the light across the table may vary twice over.  None where too few
-    faces are sure to tell."""
+def _plastic_levels(candidates: list[Candidate]) -> tuple[float, float] | None:
+    """The brightness of the faces the face network is sure of, dimmest and brightest:
+    the dice of a throw share their plastic, though the light across the table may vary
+    twice over.  None where too few faces are sure to tell."""
     sure = sure_faces(candidates)
     if sure is None:
         return None
     levels = [c.level for c in sure]
-    return cv2.inRange(clean, min(levels) / PLASTIC_SPREAD, max(levels) * PLASTIC_SPREAD)
+    return min(levels), max(levels)
+
+
+def _on_plastic(clean: np.ndarray, levels: tuple[float, float] | None) -> np.ndarray | None:
+    """Where the photo, its letters wiped off, is about as bright as the dice's plastic
+    (`levels`), or between (0/255); None where that is not known."""
+    if levels is None:
+        return None
+    return cv2.inRange(clean, levels[0] / PLASTIC_SPREAD, levels[1] * PLASTIC_SPREAD)
 
 
 def _faintest_letter(print_contrast: float | None) -> float:
