@@ -104,6 +104,7 @@ def test_a_folder_of_photos_is_scored_against_its_truth_file_each_kind_apart(tmp
     perquackey_part, dice_part = printed.split("any letter dice in")
     assert "red/black right" in perquackey_part and "red/black right" not in dice_part
     assert ">= 99.5 %" in perquackey_part and ">= 97 %" in dice_part
+    assert "reader slowest" in perquackey_part          # the worst wait, not only the usual ones
 
 
 def test_3d_renders_are_read_as_any_letter_dice_too_one_in_three_hard(asked):
