@@ -33,6 +33,8 @@ BOTH_TOPS = 0.5           # two joined faces the face network both takes for top
 RESERVE_SQUARE = 0.45     # a refused candidate this square (a face a little foreshortened) ...
 RESERVE_TOP = 0.25        # ... that the face network takes this surely for a top face is held in reserve,
 RESERVE_APART = TOO_CLOSE  # ... where it lies as far from every kept face as two top faces' middles are
+ANY_FACE = 0.01           # the face network takes an outline this surely for a face at all (a shadow's, the
+                          # table's: 0.00)
 
 
 @dataclass
@@ -117,10 +119,28 @@ def select(image: np.ndarray, found: Found) -> Search:
             rival[id(c)] = max(rival.get(id(c), 0.0), k.score)
             rival[id(k)] = max(rival.get(id(k), 0.0), c.score)
             crowded.append((c, k))
-    # a kept face lying from another towards the camera's foot, as far as that one's side
-    # face would, may be its side face however alike the two look (lit alike, the network
-    # sure of both, as at the photo's far edges): where the count says a face is one too
-    # many, it is the likelier to go (see the reader)
+    aside = _aside(kept, pairs, crowded, candidates, sight)
+    for c in kept:
+        search.faces.append(_face(image, c, scale, rival.get(id(c), 0.0), id(c) in aside))
+    held = _reserves(found, kept, refused)
+    for c, reason in refused:
+        if id(c) in held:
+            search.reserve.append(_face(image, c, scale, reserve=reason))
+        else:
+            search.rejected.append(Rejected(c.ordered / scale, reason))
+    return search
+
+
+def _aside(kept: list[Candidate], pairs: list[tuple[Candidate, Candidate]],
+           crowded: list[tuple[Candidate, Candidate]], candidates: list[Candidate],
+           sight: Perspective | None) -> set[int]:
+    """The kept faces (their ids) that may be another's side face.  A kept face lying from
+    another towards the camera's foot, as far as that one's side face would, may be its
+    side face however alike the two look (lit alike, the network sure of both, as at the
+    photo's far edges): where the count says a face is one too many, it is the likelier
+    to go, and with no count it is a die only if the network is sure of it (see the
+    reader).  Unless it has a face of its own where its side face would be: a side face
+    has the table beyond it, a touching cube's top face its own side face."""
     aside: set[int] = set()
     if sight is not None:
         for c, k in pairs:
@@ -133,15 +153,11 @@ def select(image: np.ndarray, found: Found) -> Search:
     for c, k in crowded:
         if id(c) not in aside and id(k) not in aside:
             aside.add(id(min(c, k, key=lambda f: f.score)))
-    for c in kept:
-        search.faces.append(_face(image, c, scale, rival.get(id(c), 0.0), id(c) in aside))
-    held = _reserves(found, kept, refused)
-    for c, reason in refused:
-        if id(c) in held:
-            search.reserve.append(_face(image, c, scale, reserve=reason))
-        else:
-            search.rejected.append(Rejected(c.ordered / scale, reason))
-    return search
+    if sight is None:
+        return aside
+    return {id(c) for c in kept if id(c) in aside and not any(
+        x is not c and near(c, x) and (x.topness or 0.0) >= ANY_FACE and sight.side_of(c, x) is x
+        and overlap(c, x) <= OVERLAP for x in candidates)}
 
 
 def _face(image: np.ndarray, c: Candidate, scale: float, rival: float = 0.0, aside: bool = False,

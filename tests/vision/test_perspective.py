@@ -88,11 +88,12 @@ def test_a_side_face_at_the_far_edge_of_a_straight_down_view_does_not_pass_for_i
     assert not phantoms and len(owner) == len(throw.cubes)
 
 
-def _face(x, y, side=40.0, level=180.0, evenness=0.01):
-    """A square candidate; an uneven one (a shadow, a neighbour's side face) is less face-like."""
-    h = side / 2
-    corners = np.float32([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
-    return candidates.Candidate(corners, side, side, evenness, 0.8, 0.1, 0.0, level)
+def _face(x, y, side=40.0, level=180.0, evenness=0.01, tall=None):
+    """A square candidate (or one `tall`, as a face seen aslant); an uneven one (a shadow,
+    a neighbour's side face) is less face-like."""
+    h, v = side / 2, (side if tall is None else tall) / 2
+    corners = np.float32([[x - h, y - v], [x + h, y - v], [x + h, y + v], [x - h, y + v]])
+    return candidates.Candidate(corners, side, 2 * v, evenness, 0.8, 0.1, 0.0, level)
 
 
 def test_joined_faces_are_told_apart_by_likeness_place_then_light_and_a_disagreement_is_kept():
@@ -339,3 +340,27 @@ def test_a_view_nearly_straight_down_claims_no_lean_from_the_squeeze():
     scene = make_scene(0, hard=False)
     assert scene.camera.tilt_deg < 5
     assert Perspective.from_squeeze(_true_tops(scene), (1232, 1640)) is None
+
+
+def test_a_face_where_a_side_face_would_be_is_a_top_face_if_it_has_a_face_of_its_own_beyond_it():
+    # a camera whose foot lies far below the photo: three faces in a line towards it, each
+    # where the one before's side face would be.  The middle one may be the top one's side
+    # face, unless the network takes the last for a face at all: a side face has the
+    # table beyond it, a touching cube's top face its own side face
+    view = Perspective(np.array([40.0, 0.0, 0.02]), np.array([512.0, 384.0]), 820.0,
+                       np.array([512.0, 384.0 + 820.0 ** 2 * 0.02 / 40.0]))
+    top = _face(500, 300, tall=28)
+    middle = _face(500, 300 + view.side_face_offset(np.array([500.0, 320.0])), tall=28)
+    beyond = _face(500, middle.middle[1] + view.side_face_offset(middle.middle + [0.0, 20.0]), tall=28)
+    assert view.side_of(top, middle) is middle and view.side_of(middle, beyond) is beyond
+    kept, pairs = [top, middle], [(top, middle)]
+    assert top_faces._aside(kept, pairs, [], kept, view) == {id(middle)}
+    beyond.topness = 0.0            # a shadow's outline, or the table's
+    assert top_faces._aside(kept, pairs, [], kept + [beyond], view) == {id(middle)}
+    beyond.topness = 0.3            # a face (a side face, poorly lit)
+    assert top_faces._aside(kept, pairs, [], kept + [beyond], view) == set()
+    # but not an outline lying half over it (the same face traced with its shadow)
+    over = _face(500, middle.middle[1] + 0.75 * view.side_face_offset(middle.middle + [0.0, 20.0]), tall=28)
+    over.topness = 0.3
+    assert view.side_of(middle, over) is over
+    assert top_faces._aside(kept, pairs, [], kept + [over], view) == {id(middle)}

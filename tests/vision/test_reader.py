@@ -214,6 +214,19 @@ def test_without_a_count_a_face_where_a_side_face_would_be_needs_the_network_sur
                for glyph, cube in rejected)
 
 
+def test_without_a_count_a_touching_cube_where_a_side_face_would_be_is_a_die_if_it_shows_its_own():
+    # an ordinary throw photographed with the camera held in the hand, read as any letter
+    # dice: an R cube touches an H cube on the side towards the camera, where the H's side
+    # face would be, and the network is only 0.84 sure of its face; but the R shows its
+    # own side face beyond it, as a side face never does (the table lies beyond that)
+    throw = make_throw_3d(262, hard=False, held=True)
+    reading = read_image(throw.image, "any", None)
+    owner, phantoms = match_one_to_one(reading, throw)
+    assert not phantoms and len(owner) == len(throw.cubes)
+    assert reading_on(reading, cube_at(throw, "R", 223), throw).letter == "R"
+    assert reading_on(reading, cube_at(throw, "H", 224), throw).letter == "H"
+
+
 def test_without_a_count_a_dim_face_at_the_photo_s_far_edge_is_still_a_die():
     # a hard 3-D throw read as any letter dice: the W at the far edge, small, dim and
     # blurred, is only 0.11 plausible; a paper edge or a shadow is less
