@@ -10,7 +10,7 @@ rounded edge), and every cube in a throw is the same size.  So:
    black-hat), joined into one blob per letter; faces brighter than the table also come
    from a whiteness map (`bright.py`); once the side is known, fainter letters too (dim
    light, blur, the small far faces of a steep view, worn print), unless the table's own
-   pattern makes too many;
+   pattern makes too many, and letters a cube's edges join to its side face's letter;
 2. for each seed, the face's outline (`outlines.py`): its axes from the gradients round
    it (the four-fold mean angle), and along each axis the face's border: the first
    strong change of brightness, with the glyph wiped off inside its own box; the same
@@ -51,7 +51,7 @@ from vision.bright import bright_outlines
 from vision.candidates import (GUESSED, OVERLAP, PALEST_PRINT, SURE_SIDE, WORN_SHARE, Candidate, Found, near,
                                overlap, print_contrast, refusal, size_fit, sure_faces)
 from vision.glyph_seeds import (FAINT_LETTER_DEPTH, MOST_OUTLINES, blurred_letter_seeds, disc, faint_letter_seeds,
-                                glyph_seeds)
+                                glyph_seeds, joined_letter_seeds)
 from vision.outlines import Ground, face_outlines, rectangles
 from vision.perspective import Perspective
 from vision.top_faces import Search, select
@@ -322,8 +322,9 @@ class _Look:
 
 def _completed(view: View, scale: float, side: float, candidates: list[Candidate],
                changed: np.ndarray | None, plastic: tuple[float, float] | None = None) -> Found:
-    """The traced candidates, and those round blurred and faint letters (looked for once the
-    side is known: they are little help in learning it, and cost a trace each), a guessed face round
+    """The traced candidates, and those round blurred and faint letters and letters joined
+    to a side face's (looked for once the side is known: they are little help in learning
+    it, and cost a trace each), a guessed face round
     every glyph, as large as a top face is at its place (its size is no evidence of the
     camera's place, which comes from the traced faces alone), a larger one where the
     network doubts both (see `_guessed_larger`), and the face network's judgement of each."""
@@ -336,6 +337,9 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     known = [c.seed for c in traced if c.seed is not None]
     traced += [c for c in _traced(view, side, clean, faint_letter_seeds(
         depth, side, changed, known, plastic=None if plastic is None else _on_plastic(clean, plastic)))
+               if not c.guessed]
+    known = [c.seed for c in traced if c.seed is not None]
+    traced += [c for c in _traced(view, side, clean, joined_letter_seeds(depth, side, changed, known))
                if not c.guessed]
     found = Found(view, scale, side, traced, sight)
     found.judge()

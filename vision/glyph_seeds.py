@@ -6,7 +6,8 @@ the ground round them (a morphological black-hat), joined into one box per lette
 letter joined to a cube's dark edge, the gap to a touching cube or a tray's walls is
 parted from them; the fainter ink joined to a blurred letter's pieces makes the whole
 letter; and once the side is known, whole letters fainter still are looked for apart
-from every seed, unless the table's own pattern (a weave, wood grain) makes too many."""
+from every seed, unless the table's own pattern (a weave, wood grain) makes too many,
+and letters joined by a cube's edges to its side face's letter are parted."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -30,6 +31,9 @@ LINE_ANGLES = 60          # directions a straight line may run in, of which it i
 MAIN_DIRECTIONS = 4       # ... main ones, give or take LINE_SPREAD (perspective turns a tray's grid lines
 LINE_SPREAD = 1           # ... a little from one end to the other); what is left is a letter if it is
 LINES_LETTER = 0.35       # ... this long (of the side) or more, not a piece of a letter or an edge
+LETTERS_JOINED = 0.75     # of the side: a mark wider than one letter (to SEED_REACH) may be two letters joined
+PIECE_LEAST = 0.25        # ... whose pieces this long (of the side) ...
+PIECE_THICK = 0.15        # ... and this thick, not a cube's edge line, are letters of their own
 MOST_OUTLINES = 40        # more bright outlines (or faint marks) than three throws have cubes are the table's pattern
 FAINT_LETTER_DEPTH = INK_DEPTH * FAINT_LETTER   # the faint letters' least darkness
 
@@ -125,6 +129,29 @@ def faint_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | Non
         on_plastic = plastic if changed is None else plastic & changed
         seeds = _apart(_seeds(_ink(depth, on_plastic, least), side), known, side)
     return seeds if len(seeds) <= MOST_OUTLINES else []
+
+
+def joined_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None,
+                        known: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes round letters joined into one mark no wider than a near cube's letter: on a
+    steep view a top face's letter and its side face's lie close, and the cube's dark
+    edges join them, so their one seed lies between the two letters and no face is found
+    round it.  The pieces of such a mark's ink, unjoined, as long as a letter and thicker
+    than an edge line, are seeds of their own where no `known` seed has their middle.
+    Looked for once the side is known (they would not change it)."""
+    ink = _ink(depth, changed, INK_DEPTH)
+    seeds = []
+    for x, y, w, h, _ in _marks(ink, side):
+        if LETTERS_JOINED * side < max(w, h) <= SEED_REACH * side:
+            _, _, stats, _ = cv2.connectedComponentsWithStats(ink[y:y + h, x:x + w], connectivity=8)
+            pieces = [(x + int(a), y + int(b), int(c), int(d)) for a, b, c, d, _ in stats[1:]
+                      if max(c, d) >= PIECE_LEAST * side]
+            letters = [(a, b, c, d) for a, b, c, d in pieces
+                       if max(c, d) <= LETTERS_JOINED * side and min(c, d) >= PIECE_THICK * side]
+            # (only where edges join them: a Qu's Q and u, or a letter in pieces, are one glyph)
+            if len(letters) < len(pieces):
+                seeds += letters
+    return [seed for seed in seeds if not any(_same_middle(seed, other, side) for other in known)]
 
 
 def _apart(seeds: list[tuple[int, int, int, int]], known: list[tuple[int, int, int, int]],

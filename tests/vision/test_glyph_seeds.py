@@ -170,3 +170,33 @@ def test_the_disc_closing_is_opencvs_pixel_for_pixel(size):
     for image in (grey, ink):
         expected = cv2.morphologyEx(image, cv2.MORPH_CLOSE, glyph_seeds.disc(size))
         assert np.array_equal(glyph_seeds.disc_closing(image, size), expected)
+
+
+def _cube_seen_steeply() -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """A cube seen steeply: its flattened top face with a T on it above its side face
+    with an L, the cube's dark edges round both a few pixels from the letters (as a
+    closing joins them), and the letters' middles."""
+    image = np.full((160, 200), 215, np.uint8)
+    left, top, right, fold, bottom = 80, 40, 120, 58, 84
+    for a, b in [((left, top), (right, top)), ((left, top), (left, bottom)), ((right, top), (right, bottom)),
+                 ((left, fold), (right, fold)), ((left, bottom), (right, bottom))]:
+        cv2.line(image, a, b, 70, 1)
+    cv2.line(image, (91, 45), (109, 45), 30, 3)             # the T, squeezed
+    cv2.line(image, (100, 45), (100, 53), 30, 3)
+    cv2.line(image, (94, 63), (94, 78), 30, 3)              # the L
+    cv2.line(image, (94, 78), (107, 78), 30, 3)
+    return image, [(100.0, 49.0), (100.5, 70.5)]
+
+
+def test_a_letter_joined_by_a_cubes_edges_to_its_side_faces_letter_is_parted_from_it():
+    # the T's seed and the L's are one mark, no wider than a near cube's letter, with its
+    # middle between the two: the letters inside it are seeds of their own
+    image, middles = _cube_seen_steeply()
+    depth = glyph_seeds.darkness(image, SIDE)
+    joined = _letter_sized(glyph_seeds.glyph_seeds(depth, SIDE))
+    assert len(joined) == 1 and joined[0][3] > 0.75 * SIDE
+    parted = glyph_seeds.joined_letter_seeds(depth, SIDE, None, joined)
+    found = [(x + w / 2, y + h / 2) for x, y, w, h in parted]
+    for middle in middles:
+        assert min(np.hypot(fx - middle[0], fy - middle[1]) for fx, fy in found) < 3
+    assert glyph_seeds.joined_letter_seeds(depth, SIDE, None, joined + parted) == []

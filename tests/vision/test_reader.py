@@ -227,6 +227,17 @@ def test_without_a_count_a_touching_cube_where_a_side_face_would_be_is_a_die_if_
     assert reading_on(reading, cube_at(throw, "H", 224), throw).letter == "H"
 
 
+def test_held_steeply_a_letter_joined_by_its_cubes_edges_to_the_side_face_s_letter_is_read():
+    # an ordinary throw photographed with the camera held in the hand, read as any letter
+    # dice: a G cube at the far edge, its G and the S on its side face below joined by the
+    # cube's dark edges into one mark, whose seed lay between them (no face round it)
+    throw = make_throw_3d(117, hard=False, held=True)
+    reading = read_image(throw.image, "any", None)
+    owner, phantoms = match_one_to_one(reading, throw)
+    assert not phantoms and len(owner) == len(throw.cubes)
+    assert reading_on(reading, cube_at(throw, "G", 1221), throw).letter == "G"
+
+
 def test_without_a_count_a_dim_face_at_the_photo_s_far_edge_is_still_a_die():
     # a hard 3-D throw read as any letter dice: the W at the far edge, small, dim and
     # blurred, is only 0.11 plausible; a paper edge or a shadow is less
