@@ -214,28 +214,23 @@ def test_without_a_count_a_face_where_a_side_face_would_be_needs_the_network_sur
                for glyph, cube in rejected)
 
 
-def test_without_a_count_a_touching_cube_where_a_side_face_would_be_is_a_die_if_it_shows_its_own():
-    # an ordinary throw photographed with the camera held in the hand, read as any letter
-    # dice: an R cube touches an H cube on the side towards the camera, where the H's side
-    # face would be, and the network is only 0.84 sure of its face; but the R shows its
-    # own side face beyond it, as a side face never does (the table lies beyond that)
-    throw = make_throw_3d(262, hard=False, held=True)
-    reading = read_image(throw.image, "any", None)
-    owner, phantoms = match_one_to_one(reading, throw)
-    assert not phantoms and len(owner) == len(throw.cubes)
-    assert reading_on(reading, cube_at(throw, "R", 223), throw).letter == "R"
-    assert reading_on(reading, cube_at(throw, "H", 224), throw).letter == "H"
-
-
-def test_held_steeply_a_letter_joined_by_its_cubes_edges_to_the_side_face_s_letter_is_read():
-    # an ordinary throw photographed with the camera held in the hand, read as any letter
-    # dice: a G cube at the far edge, its G and the S on its side face below joined by the
+@pytest.mark.parametrize("seed, letter, x", [
+    # an R cube touches an H cube on the side towards the camera, where the H's side face
+    # would be, and the network is only 0.84 sure of its face; but the R shows its own
+    # side face beyond it, as a side face never does (the table lies beyond that)
+    (262, "R", 223),
+    # a G cube at the far edge: its G and the S on its side face below are joined by the
     # cube's dark edges into one mark, whose seed lay between them (no face round it)
-    throw = make_throw_3d(117, hard=False, held=True)
+    (117, "G", 1221),
+], ids=["a touching cube where a side face would be", "a letter joined to its side face's"])
+def test_held_in_the_hand_and_read_as_any_letter_dice_the_whole_throw_is_read(seed, letter, x):
+    # ordinary throws photographed with the camera held in the hand, read with no count
+    throw = make_throw_3d(seed, hard=False, held=True)
     reading = read_image(throw.image, "any", None)
     owner, phantoms = match_one_to_one(reading, throw)
     assert not phantoms and len(owner) == len(throw.cubes)
-    assert reading_on(reading, cube_at(throw, "G", 1221), throw).letter == "G"
+    assert all(reading.cubes[ri].letter == throw.cubes[ti].letter for ti, ri in owner.items())
+    assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
 
 
 def test_without_a_count_a_dim_face_at_the_photo_s_far_edge_is_still_a_die():
