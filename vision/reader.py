@@ -47,7 +47,7 @@ ASIDE_DOUBT = 0.9          # ... and where the face lies where a kept face's sid
                            # the face network was sure of was a side face (renders), too many for 0.95 and above
 CLIPPED_DOUBT = 0.8        # ... where the glyph runs into its outline's edge, even looked at past it
 CLIPPED_PLAUSIBLE = 0.5    # a glyph running into its outline's edge is less likely a cube (a table line, a paper edge)
-PLAUSIBLE = 0.1            # below this, with no cube count to go by, a candidate is not a cube
+PLAUSIBLE = 0.05           # below this, with no cube count to go by, a candidate is not a cube
 SURE_ASIDE = 0.9           # ... nor one where another's side face would be, unless the face network is this sure
                            # of it (a side face looks like a face, with a letter on it: 2 of 3 such were side faces)
 UNJUDGED_CELL = 0.5        # how face-like a board's empty-looking cell is taken to be without the face network
