@@ -136,9 +136,10 @@ def joined_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | No
     """Boxes round letters joined into one mark no wider than a near cube's letter: on a
     steep view a top face's letter and its side face's lie close, and the cube's dark
     edges join them, so their one seed lies between the two letters and no face is found
-    round it.  The pieces of such a mark's ink, unjoined, as long as a letter and thicker
-    than an edge line, are seeds of their own where no `known` seed has their middle.
-    Looked for once the side is known (they would not change it)."""
+    round it.  Where the mark's ink, unjoined, holds an edge line (a piece longer or
+    thinner than a letter), its pieces as long as a letter and thicker than an edge line
+    are seeds of their own where no `known` seed has their middle.  Looked for once the
+    side is known (they would not change it)."""
     ink = _ink(depth, changed, INK_DEPTH)
     seeds = []
     for x, y, w, h, _ in _marks(ink, side):
@@ -148,7 +149,7 @@ def joined_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | No
                       if max(c, d) >= PIECE_LEAST * side]
             letters = [(a, b, c, d) for a, b, c, d in pieces
                        if max(c, d) <= LETTERS_JOINED * side and min(c, d) >= PIECE_THICK * side]
-            # (only where edges join them: a Qu's Q and u, or a letter in pieces, are one glyph)
+            # (only where an edge joins them: a Qu's Q and u, or a letter in pieces, are one glyph)
             if len(letters) < len(pieces):
                 seeds += letters
     return [seed for seed in seeds if not any(_same_middle(seed, other, side) for other in known)]
