@@ -36,15 +36,21 @@ def straightening(quads: np.ndarray, size: int, low: float = 0.0,
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     grid = (np.arange(size, dtype=np.float64) - low) / (high - low)
     u, v = grid[None, None, :], grid[None, :, None]
-    # the projective map of the unit square onto each quadrilateral (Heckbert's closed form)
+    # the projective map of the unit square onto each quadrilateral (Heckbert's closed form),
+    # its coefficients per outline in float64, the N x size x size sums in float32 (a
+    # ten-thousandth of a pixel off, at half the cost: hundreds of windows a photo)
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = (q[:, k, :].T[..., None, None] for k in range(4))
     sx, sy = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
     dx1, dx2, dy1, dy2 = x1 - x2, x3 - x2, y1 - y2, y3 - y2
     den = dx1 * dy2 - dx2 * dy1
     den = np.where(np.abs(den) < 1e-12, 1e-12, den)         # a degenerate outline: any picture will do
     g, h = (sx * dy2 - dx2 * sy) / den, (dx1 * sy - sx * dy1) / den
-    w = g * u + h * v + 1
-    w = np.where(np.abs(w) < 1e-12, 1e-12, w)               # a crossed outline's vanishing line: far off
-    x = ((x1 - x0 + g * x1) * u + (x3 - x0 + h * x3) * v + x0) / w
-    y = ((y1 - y0 + g * y1) * u + (y3 - y0 + h * y3) * v + y0) / w
-    return x.astype(np.float32), y.astype(np.float32)
+
+    def across(along_u: np.ndarray, along_v: np.ndarray) -> np.ndarray:
+        return np.add(along_u.astype(np.float32), along_v.astype(np.float32))    # N x size x size
+
+    w = across(g * u + 1, h * v)
+    w[np.abs(w) < 1e-12] = 1e-12                              # a crossed outline's vanishing line: far off
+    x = across((x1 - x0 + g * x1) * u + x0, (x3 - x0 + h * x3) * v)
+    y = across((y1 - y0 + g * y1) * u + y0, (y3 - y0 + h * y3) * v)
+    return np.divide(x, w, out=x), np.divide(y, w, out=y)
