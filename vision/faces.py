@@ -73,6 +73,7 @@ FAR_SIDES = 2.0           # a face guessed as flat as a top face looks, as large
                           # this factor of the side learned ...
 FLAT_SMALLER = 0.75       # ... and where the network doubts it, this much smaller (see `_guessed_flatter`) ...
 FLAT_WORTH = 0.01         # ... if it takes the first for a face this surely at least (round a table's marks, 0.00)
+FLAT_PRIOR = 0.001        # ... guessed at all only round glyphs whose traced or square face it takes for one this surely
 
 
 def _candidates(view: View, side: float, changed: np.ndarray | None,
@@ -408,7 +409,7 @@ def _guessed_flatter(found: Found, clean: np.ndarray, traced: list[Candidate],
     sight = found.perspective
     if sight is None:
         return []
-    doubted = [g for c, g in zip(traced, guessed) if max(c.topness or 0.0, g.topness or 0.0) < SURE_SIDE]
+    doubted = [g for c, g in zip(traced, guessed) if FLAT_PRIOR <= max(c.topness or 0.0, g.topness or 0.0) < SURE_SIDE]
     # as large as the camera's place says, within FAR_SIDES of the side learned: the far
     # faces of a steep view are smaller than the third the square guess allows
     sizes = [sight.side_at(g.middle, found.side, FAR_SIDES) / found.side_at(g.middle) for g in doubted]
