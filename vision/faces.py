@@ -405,7 +405,8 @@ def _guessed_flatter(found: Found, clean: np.ndarray, traced: list[Candidate],
     `Perspective.top_face`), judged: at the far edge of a steep view the top face is a
     sliver, and a square round its glyph takes in the side face below it.  Where the
     network doubts that one too, yet takes it for a face a little, a second a quarter
-    smaller (FLAT_SMALLER)."""
+    smaller (FLAT_SMALLER).  None round glyphs the network takes for no face at all
+    (FLAT_PRIOR: a table's marks, whose flat guesses never rose above 0.11)."""
     sight = found.perspective
     if sight is None:
         return []

@@ -38,7 +38,7 @@ def straightening(quads: np.ndarray, size: int, low: float = 0.0,
     u, v = grid[None, None, :], grid[None, :, None]
     # the projective map of the unit square onto each quadrilateral (Heckbert's closed form),
     # its coefficients per outline in float64, the N x size x size sums in float32 (a
-    # ten-thousandth of a pixel off, at half the cost: hundreds of windows a photo)
+    # ten-thousandth of a pixel off, a quarter of the time: hundreds of windows a photo)
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = (q[:, k, :].T[..., None, None] for k in range(4))
     sx, sy = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
     dx1, dx2, dy1, dy2 = x1 - x2, x3 - x2, y1 - y2, y3 - y2
