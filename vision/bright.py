@@ -56,7 +56,8 @@ def table_level(low: np.ndarray, block: int) -> np.ndarray:
     """The table's own brightness everywhere: a low percentile of each block (faces are
     brighter and shadows darker than most of a block), smoothed over the blocks."""
     h, w = low.shape
-    bh, bw = max(1, h // block), max(1, w // block)
+    block = max(1, min(block, h, w))     # (a strip of a photo narrower than a block is one block across)
+    bh, bw = h // block, w // block
     cut = low[:bh * block, :bw * block].reshape(bh, block, bw, block).transpose(0, 2, 1, 3).reshape(bh, bw, -1)
     level = percentile(cut, 35, axis=2).astype(np.float32)
     if min(bh, bw) >= 3:

@@ -639,6 +639,14 @@ def test_an_empty_table_and_a_wrong_count_get_plain_messages():
             read_throw(np.full((height, width, 3), 200, np.uint8), vulnerable=False)
 
 
+def test_a_strip_of_a_photo_narrower_than_the_tables_blocks_is_read():
+    # the table's light is measured in blocks of some 128 pixels: a photo 100 high is one
+    # block across, not a crash
+    strip = np.full((100, 1640, 3), 200, np.uint8)
+    cv2.putText(strip, "A", (500, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (0, 0, 0), 4)
+    assert [c.letter for c in read_image(strip, "any").cubes] == ["A"]
+
+
 def test_read_command_json_and_bad_files(tmp_path):
     throw = make_throw(9)
     good, rendered = tmp_path / "throw.jpg", tmp_path / "rendered.jpg"
