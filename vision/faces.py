@@ -35,7 +35,10 @@ rounded edge), and every cube in a throw is the same size.  So:
    doubts that square, also one as flat as a top face looks there, whose side face
    below it the square would take in.
 6. where the faces found are small (their glyphs' strokes a pixel or two wide at the
-   working size), the search is made again on a finer copy of the photo.
+   working size), the search is made again on a finer copy of the photo;
+7. where a steep view's far faces are much smaller than the side learned (half of it,
+   and less, at 45 degrees), that part of the photo is marked (`far_part`) for the
+   reader to look at again on its own, where a side of their own is learned.
 
 An optional frame of the empty table (the camera fixed on the box) restricts the seeds
 to what changed, which removes table texture (gingham, wood grain, paper edges)."""
@@ -74,6 +77,8 @@ FAR_SIDES = 2.0           # a face guessed as flat as a top face looks, as large
 FLAT_SMALLER = 0.75       # ... and where the network doubts it, this much smaller (see `_guessed_flatter`) ...
 FLAT_WORTH = 0.01         # ... if it takes the first for a face this surely at least (round a table's marks, 0.00)
 FLAT_PRIOR = 0.001        # ... guessed at all only round glyphs whose traced or square face it takes for one this surely
+FAR_SHRUNK = 0.7          # where the camera's place says top faces are this share of the side learned or less,
+FAR_MARGIN = 1.5          # ... that part of the photo (and this many sides round it) is looked at again on its own
 
 
 def _candidates(view: View, side: float, changed: np.ndarray | None,
@@ -202,7 +207,31 @@ def _mostly_changed(outline: np.ndarray, changed: np.ndarray) -> bool:
 
 def search_faces(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH) -> Search:
     """Every top face in a BGR photo, straightened, with the candidates rejected."""
-    return select(image, find_candidates(image, background, width))
+    found = find_candidates(image, background, width)
+    search = select(image, found)
+    search.far = far_part(found, image.shape)
+    return search
+
+
+def far_part(found: Found, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1, the photo's pixels) round the part of a steep view where
+    the camera's place says the top faces are FAR_SHRUNK of the side learned or smaller,
+    and FAR_MARGIN sides round it (a cube on its edge lies whole inside), or None: there
+    a face guessed at the side allowed (a quarter smaller at most, as the fit is only sure
+    near the faces it was made from) takes in its side faces and the table."""
+    sight = found.perspective
+    if sight is None:
+        return None
+    height, width = shape[0] * found.scale, shape[1] * found.scale
+    xs, ys = np.meshgrid(np.linspace(0, width, 33), np.linspace(0, height, 25))
+    sides = sight.size[0] + sight.size[1] * (xs - sight.centre[0]) + sight.size[2] * (ys - sight.centre[1])
+    small = sides < FAR_SHRUNK * found.side
+    if not small.any():
+        return None
+    margin = FAR_MARGIN * found.side
+    x0, x1 = max(0.0, xs[small].min() - margin), min(width, xs[small].max() + margin)
+    y0, y1 = max(0.0, ys[small].min() - margin), min(height, ys[small].max() + margin)
+    return int(x0 / found.scale), int(y0 / found.scale), int(np.ceil(x1 / found.scale)), int(np.ceil(y1 / found.scale))
 
 
 def find_candidates(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH) -> Found:

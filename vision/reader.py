@@ -52,6 +52,8 @@ SURE_ASIDE = 0.9           # ... nor one where another's side face would be, unl
                            # of it (a side face looks like a face, with a letter on it: 2 of 3 such were side faces)
 UNJUDGED_CELL = 0.5        # how face-like a board's empty-looking cell is taken to be without the face network
 HELD_IN_RESERVE = 0.2      # a face the finder refused by a little (top_faces._reserves) is this much less likely a cube
+FAR_SAME_FACE = 0.6        # a glyph of the far part looked at again this near (in its face's sides) is the same face
+FAR_NEIGHBOURS = 1.25      # ... and one this near a plausible face found first is that face's, or its side face
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 
@@ -299,11 +301,46 @@ def _past_the_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tupl
 
 
 def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool,
-            notes: list[str]) -> list[_Glyph]:
+            notes: list[str], far: bool = True) -> list[_Glyph]:
+    """The glyph on every face found, and (`far`) on every face found where the far part
+    of a steep view is looked at again on its own (see `_with_far`)."""
     search = search_faces(image, background)
     rejected.extend(search.rejected)
     notes.extend(search.notes)
-    return _read_faces(image, search.faces + search.reserve, rejected, qu, notes)
+    glyphs = _read_faces(image, search.faces + search.reserve, rejected, qu, notes)
+    if not far or search.far is None:
+        return glyphs
+    x0, y0, x1, y1 = search.far
+    rejected.append(Rejected(np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]),
+                             "the far part of a steep view, looked at again on its own (the box)"))
+    part = _glyphs(image[y0:y1, x0:x1], None if background is None else background[y0:y1, x0:x1], [], qu, [],
+                   far=False)
+    offset = np.float32([x0, y0])
+    return _with_far(glyphs, [replace(g, corners=g.corners + offset, centre=(g.centre[0] + x0, g.centre[1] + y0))
+                              for g in part], rejected)
+
+
+def _with_far(glyphs: list[_Glyph], far: list[_Glyph], rejected: list[Rejected]) -> list[_Glyph]:
+    """The glyphs of the whole photo with those of its far part looked at on its own (see
+    `faces.far_part`): there the side learned from the whole photo is far too large, and
+    faces guessed at it take in their side faces and the table, where the far part's own
+    side fits.  A far glyph takes the place of the whole photo's where those near it are
+    none of them plausible; where one is, the whole photo's stays: seen that steeply, a
+    cube's side face is larger than its top face, and the far part, too small to show
+    the camera's place, may take it for the top face."""
+    merged = list(glyphs)
+    for g in far:
+        side = float(np.sqrt(cv2.contourArea(g.corners)))
+        def apart(k: _Glyph) -> float:
+            return float(np.hypot(k.centre[0] - g.centre[0], k.centre[1] - g.centre[1]))
+        if any(apart(k) < FAR_NEIGHBOURS * side and k.plausibility >= PLAUSIBLE for k in glyphs):
+            rejected.append(Rejected(g.corners, "in the far part looked at again, beside a face the first look found"))
+            continue
+        replaced = [k for k in merged if apart(k) < FAR_SAME_FACE * side]
+        rejected.extend(Rejected(k.corners, "in the far part, replaced by the face its own look found there")
+                        for k in replaced)
+        merged = [k for k in merged if not any(k is r for r in replaced)] + [g]
+    return merged
 
 
 def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], qu: bool, notes: list[str],

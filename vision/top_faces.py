@@ -64,6 +64,7 @@ class Search:
     side: float = 0.0
     reserve: list[Face] = field(default_factory=list)     # refused, but cubes where the count lacks them
     notes: list[str] = field(default_factory=list)
+    far: tuple[int, int, int, int] | None = None           # where the faces are far smaller (see faces.far_part)
 
 
 def select(image: np.ndarray, found: Found) -> Search:

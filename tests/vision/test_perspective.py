@@ -161,9 +161,11 @@ def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
 
 
 def _finer_sides(monkeypatch, throw) -> list[float]:
-    """The sides candidates are searched for at on the finer copy, reading a throw."""
+    """The sides candidates are searched for at on the whole photo's finer copy, reading a
+    throw (the far part of a steep view, looked at again on its own, is not looked at)."""
     sides = []
     search = faces._candidates
+    monkeypatch.setattr(faces, "FAR_SHRUNK", 0.0)
 
     def recorded(view, side, *rest):
         if view.small.shape[1] > faces.WORK_WIDTH:
@@ -364,3 +366,18 @@ def test_a_face_where_a_side_face_would_be_is_a_top_face_if_it_has_a_face_of_its
     over.topness = 0.3
     assert view.side_of(middle, over) is over
     assert top_faces._aside(kept, pairs, [], kept + [over], view) == {id(middle)}
+
+
+def test_the_far_part_of_a_steep_view_is_where_the_faces_shrink_below_the_side_learned():
+    # a camera leaning towards the photo's bottom: faces of side 40 at the middle of a
+    # 1024 x 768 working copy, 21 at its top edge
+    sight = Perspective(np.array([40.0, 0.0, 0.05]), np.array([512.0, 384.0]), 820.0,
+                        np.array([512.0, 384.0 + 820.0 ** 2 * 0.05 / 40.0]))
+    found = candidates.Found(None, 0.5, 40.0, [], sight)
+    # the faces are 0.7 of the side or less down to y 128 (of the working copy), and a
+    # margin of 1.5 sides below that: in the photo's pixels, twice as many
+    assert faces.far_part(found, (1536, 2048, 3)) == (0, 0, 2048, 376)
+    found.sight = sight.straight_down()            # seen straight down: no far part
+    assert faces.far_part(found, (1536, 2048, 3)) is None
+    found.sight = None
+    assert faces.far_part(found, (1536, 2048, 3)) is None

@@ -272,6 +272,43 @@ def test_held_steeply_a_far_top_face_smaller_than_the_camera_s_place_says_is_sti
     assert reading_on(reading, cube_at(throw, "W", 1323), throw).letter == "W"
 
 
+def test_held_steeply_the_far_part_of_the_photo_is_looked_at_again_with_a_side_of_its_own():
+    # a throw photographed with the camera held steeply, read as any letter dice: along the
+    # far edge the top faces are 0.7 of the side learned from the whole photo, and faces
+    # guessed there no smaller than the fit allows (a quarter smaller) took in their side
+    # faces: the Q and the S were missed.  That strip, looked at on its own, learns its
+    # own side, and every die is read
+    throw = make_throw_3d(479, hard=False, held=True)
+    reading = read_image(throw.image, "any", None)
+    owner, phantoms = match_one_to_one(reading, throw)
+    assert not phantoms and len(owner) == len(throw.cubes)
+    assert all(reading.cubes[ri].letter == throw.cubes[ti].letter for ti, ri in owner.items())
+    for letter, x in (("Q", 521), ("S", 891)):
+        assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
+
+
+def _glyph_at(x: float, y: float, side: float, likeness: float) -> "reader._Glyph":
+    """A glyph on a square face of `side` round (x, y), as plausible as `likeness`."""
+    corners = np.float32([[x - side / 2, y - side / 2], [x + side / 2, y - side / 2],
+                          [x + side / 2, y + side / 2], [x - side / 2, y + side / 2]])
+    return reader._Glyph(square=np.zeros((96, 96, 3), np.uint8), corners=corners, centre=(x, y), redness=0.0,
+                         mask=np.zeros((48, 48), np.uint8), distances=np.full(len(reader.LETTERS), 0.3),
+                         turns=np.zeros(len(reader.LETTERS), int), likeness=likeness)
+
+
+def test_the_far_part_s_glyphs_fill_in_only_where_the_first_look_found_no_plausible_face():
+    first = [_glyph_at(100, 100, 40, 0.01),      # a face guessed far too large round a far die
+             _glyph_at(300, 100, 20, 0.9)]       # a far die's sliver of a top face, read
+    far = [_glyph_at(105, 100, 20, 0.95),        # the far die, at the far part's own side
+           _glyph_at(300, 118, 24, 0.99),        # the sliver's side face, larger, taken for a top face
+           _glyph_at(500, 100, 20, 0.8)]         # a die the first look found nothing round
+    rejected = []
+    merged = reader._with_far(first, far, rejected)
+    assert [g.centre for g in merged] == [(300, 100), (105, 100), (500, 100)]
+    assert [r.reason for r in rejected] == ["in the far part, replaced by the face its own look found there",
+                                            "in the far part looked at again, beside a face the first look found"]
+
+
 def test_held_steeply_with_few_sure_faces_the_camera_s_lean_comes_from_their_squeeze():
     # a throw photographed with the camera held 40 degrees from the vertical, read as any
     # letter dice: the network is sure of three top faces only, too few for the fit of
