@@ -302,8 +302,8 @@ def _past_the_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tupl
 
 def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool,
             notes: list[str], far: bool = True) -> list[_Glyph]:
-    """The glyph on every face found, and (`far`) on every face found where the far part
-    of a steep view is looked at again on its own (see `_with_far`)."""
+    """The glyph on every face found; with `far`, also on the faces found where the far
+    part of a steep view is looked at again on its own (see `_with_far`)."""
     search = search_faces(image, background)
     rejected.extend(search.rejected)
     notes.extend(search.notes)
@@ -331,16 +331,19 @@ def _with_far(glyphs: list[_Glyph], far: list[_Glyph], rejected: list[Rejected])
     merged = list(glyphs)
     for g in far:
         side = float(np.sqrt(cv2.contourArea(g.corners)))
-        def apart(k: _Glyph) -> float:
-            return float(np.hypot(k.centre[0] - g.centre[0], k.centre[1] - g.centre[1]))
-        if any(apart(k) < FAR_NEIGHBOURS * side and k.plausibility >= PLAUSIBLE for k in glyphs):
+        if any(_apart(k, g) < FAR_NEIGHBOURS * side and k.plausibility >= PLAUSIBLE for k in glyphs):
             rejected.append(Rejected(g.corners, "in the far part looked at again, beside a face the first look found"))
             continue
-        replaced = [k for k in merged if apart(k) < FAR_SAME_FACE * side]
+        replaced = [k for k in merged if _apart(k, g) < FAR_SAME_FACE * side]
         rejected.extend(Rejected(k.corners, "in the far part, replaced by the face its own look found there")
                         for k in replaced)
         merged = [k for k in merged if not any(k is r for r in replaced)] + [g]
     return merged
+
+
+def _apart(a: _Glyph, b: _Glyph) -> float:
+    """How far apart two glyphs' middles lie, in the photo's pixels."""
+    return float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]))
 
 
 def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], qu: bool, notes: list[str],
@@ -452,9 +455,8 @@ def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
     combined = []
     for g in frames[0]:
         side = float(np.linalg.norm(g.corners[0] - g.corners[1]))
-        same = [g] + [min(other, key=lambda o: np.hypot(o.centre[0] - g.centre[0], o.centre[1] - g.centre[1]))
-                      for other in frames[1:] if other]
-        same = [o for o in same if np.hypot(o.centre[0] - g.centre[0], o.centre[1] - g.centre[1]) < side / 2]
+        same = [g] + [min(other, key=lambda o: _apart(o, g)) for other in frames[1:] if other]
+        same = [o for o in same if _apart(o, g) < side / 2]
         distances = np.mean([o.distances for o in same], axis=0)
         combined.append(_Glyph(g.square, g.corners, g.centre, float(np.median([o.redness for o in same])),
                                g.mask, distances, g.turns,
