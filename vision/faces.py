@@ -224,8 +224,7 @@ def far_part(found: Found, shape: tuple[int, ...]) -> tuple[int, int, int, int] 
         return None
     height, width = shape[0] * found.scale, shape[1] * found.scale
     xs, ys = np.meshgrid(np.linspace(0, width, 33), np.linspace(0, height, 25))
-    sides = sight.size[0] + sight.size[1] * (xs - sight.centre[0]) + sight.size[2] * (ys - sight.centre[1])
-    small = sides < FAR_SHRUNK * found.side
+    small = sight.fitted_side(np.stack([xs, ys], axis=-1)) < FAR_SHRUNK * found.side
     if not small.any():
         return None
     margin = FAR_MARGIN * found.side

@@ -127,12 +127,17 @@ class Perspective:
         if it is a top face, lie that way; its top face, if it is a side face, the other."""
         return self.below - c.middle
 
+    def fitted_side(self, points: np.ndarray) -> np.ndarray:
+        """The side of a top face at each of `points` (..., 2; working pixels) as the fit
+        of the faces' sizes says, however far from the faces it was made from."""
+        offset = np.asarray(points, np.float64) - self.centre
+        return self.size[0] + offset @ self.size[1:]
+
     def side_at(self, point: np.ndarray, learned: float, within: float = 1.33) -> float:
         """The side of a top face at `point`, working pixels; within `within` times the
         learned side either way, a third by default (the fit is only sure near the faces
         it was made from)."""
-        x, y = point - self.centre
-        return float(np.clip(self.size @ (1.0, x, y), learned / within, within * learned))
+        return float(np.clip(self.fitted_side(point), learned / within, within * learned))
 
     def side_face_offset(self, point: np.ndarray) -> float:
         """How far a side face's middle lies from its top face's middle at `point`: half a
@@ -141,8 +146,7 @@ class Perspective:
         The fit is of the faces' areas, whose sides are an edge times the root of that
         cosine: at the far edge of a steep view (45 degrees) the edge is a fifth longer
         than the side, and the offset is 0.84 of a side, not a whole one."""
-        x, y = point - self.centre
-        side = float(self.size @ (1.0, x, y))
+        side = float(self.fitted_side(point))
         cosine = max(self._sight_cosine(point), 0.2)
         return side * (cosine + np.sqrt(1 - cosine * cosine)) / (2 * np.sqrt(cosine))
 
