@@ -11,7 +11,7 @@ import numpy as np
 
 from device.camera import read_image as load_image
 from device.errors import CameraError
-from vision.top_faces import CROWDED as CROWD
+from vision.top_faces import CROWDED as CROWD, FAR_PART
 from vision.reader import CubeCountError, PhotoTooSmall, read_image
 from vision.truth import TruthFileError, load_truth, score_photo, set_and_count, summary_lines
 
@@ -115,15 +115,21 @@ def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> No
     """Per image: the faces found on the photo (thick, with the letter) and the candidates
     rejected (thin, numbered; those past the most the finder keeps only counted), the
     reasons for those numbers in a text file (written on the photo, the hundreds of a
-    wood grain or a cloth would hide it), and each face's steps (straightened face, its
-    ink, the upright glyph) with the decision."""
+    wood grain or a cloth would hide it), the far part of a steep view looked at again
+    (a yellow box, said at the file's end), and each face's steps (straightened face,
+    its ink, the upright glyph) with the decision."""
     folder.mkdir(parents=True, exist_ok=True)
     marked = image.copy()
-    rows, reasons, crowd = [], [], 0
+    rows, reasons, crowd, far = [], [], 0, []
     for glyph, cube in working:
         if cube is None:            # a rejected candidate: its outline, and why under its number
             if glyph.reason == CROWD:
                 crowd += 1
+                continue
+            if glyph.reason == FAR_PART:
+                (x0, y0), (x1, y1) = glyph.corners.min(axis=0).astype(int), glyph.corners.max(axis=0).astype(int)
+                cv2.rectangle(marked, (x0, y0), (x1, y1), (0, 210, 255), 2)
+                far.append(f"Looked at again on its own (the yellow box): {FAR_PART}, ({x0}, {y0}) to ({x1}, {y1}).")
                 continue
             corners = glyph.corners.astype(np.int32)
             cv2.polylines(marked, [corners], True, (200, 120, 0), 1)
@@ -147,6 +153,6 @@ def write_debug(folder: Path, stem: str, image: np.ndarray, working: list) -> No
         reasons.append(f"      {crowd} more outlines, not numbered: {CROWD}")
     (folder / f"{stem}-rejected.txt").write_text(
         "Candidates rejected, by their number on the faces picture (blue), with their middle in pixels:\n"
-        + "\n".join(reasons) + "\n")
+        + "\n".join(reasons + far) + "\n")
     if rows:
         cv2.imwrite(str(folder / f"{stem}-glyphs.png"), np.vstack(rows))

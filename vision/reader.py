@@ -22,7 +22,7 @@ from vision.faces import WORK_WIDTH, search_faces
 from vision.glyphs import RED_THRESHOLD, Ink, extract_ink
 from vision.letter_reading import LOOK_PAST, NET_FLOOR, TEMPERATURE, letter_distances, scaled
 from vision.networks import ModelMissing
-from vision.top_faces import Face, Rejected, warp
+from vision.top_faces import FAR_PART, Face, Rejected, warp
 
 CUBE_SETS = ("classic", "later", "any")
 SMALLEST_PHOTO = 64        # pixels each way: the table's light is measured in blocks of 8, and a cube needs a dozen
@@ -311,8 +311,7 @@ def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rej
     if not far or search.far is None:
         return glyphs
     x0, y0, x1, y1 = search.far
-    rejected.append(Rejected(np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]),
-                             "the far part of a steep view, looked at again on its own (the box)"))
+    rejected.append(Rejected(np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), FAR_PART))
     part = _glyphs(image[y0:y1, x0:x1], None if background is None else background[y0:y1, x0:x1], [], qu, [],
                    far=False)
     offset = np.float32([x0, y0])

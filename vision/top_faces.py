@@ -28,6 +28,7 @@ GUESS_FIT = 0.9           # and its size as this good a fit: it has the expected
 MOST_FACES = 48           # faces kept, the most face-like first: twice the largest board of cubes.  Wood grain or
                           # print can pass for hundreds of faces the network all but rules out; each costs a reading
 CROWDED = f"past the {MOST_FACES} most face-like faces"    # the reason such an outline was rejected
+FAR_PART = "the far part of a steep view, looked at again on its own"   # a box, not a candidate (see faces.far_part)
 TOO_CLOSE = 0.9           # of the side: two top faces' middles are a side apart or more (slack for the outlines)
 BOTH_TOPS = 0.5           # two joined faces the face network both takes for top faces this surely are two cubes
 RESERVE_SQUARE = 0.45     # a refused candidate this square (a face a little foreshortened) ...

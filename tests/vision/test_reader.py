@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision import bench, faces, reader, top_faces
+from vision.cli import write_debug
 from vision.reader import CubeCountError, PhotoTooSmall, read_image, read_throw
 from vision.synth import make_throw
 from vision.synth3d import make_throw_3d
@@ -272,19 +273,31 @@ def test_held_steeply_a_far_top_face_smaller_than_the_camera_s_place_says_is_sti
     assert reading_on(reading, cube_at(throw, "W", 1323), throw).letter == "W"
 
 
-def test_held_steeply_the_far_part_of_the_photo_is_looked_at_again_with_a_side_of_its_own():
+def test_held_steeply_the_far_part_of_the_photo_is_looked_at_again_with_a_side_of_its_own(tmp_path):
     # a throw photographed with the camera held steeply, read as any letter dice: along the
     # far edge the top faces are 0.7 of the side learned from the whole photo, and faces
     # guessed there no smaller than the fit allows (a quarter smaller) took in their side
     # faces: the Q and the S were missed.  That strip, looked at on its own, learns its
     # own side, and every die is read
     throw = make_throw_3d(479, hard=False, held=True)
-    reading = read_image(throw.image, "any", None)
+    working = []
+    reading = read_image(throw.image, "any", None, debug=working)
     owner, phantoms = match_one_to_one(reading, throw)
     assert not phantoms and len(owner) == len(throw.cubes)
     assert all(reading.cubes[ri].letter == throw.cubes[ti].letter for ti, ri in owner.items())
     for letter, x in (("Q", 521), ("S", 891)):
         assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
+    # --debug draws the part looked at again as a yellow box across the photo's far edge,
+    # and says so after the rejected candidates, not numbered among them
+    write_debug(tmp_path, "held", throw.image, working)
+    listed = (tmp_path / "held-rejected.txt").read_text().splitlines()
+    said = [line for line in listed if line.startswith("Looked at again on its own (the yellow box)")]
+    assert len(said) == 1 and listed[-1] == said[0]
+    assert not any(top_faces.FAR_PART in line for line in listed[1:-1])
+    (x0, y0), (x1, y1) = (tuple(map(int, pair)) for pair in re.findall(r"\((\d+), (\d+)\)", said[0]))
+    assert y0 == 0 and x1 - x0 > throw.image.shape[1] // 2 and y1 < throw.image.shape[0] // 2
+    picture = cv2.imread(str(tmp_path / "held-faces.jpg"))
+    assert np.abs(picture[y1, x0 + 10:x1 - 10].astype(int) - (0, 210, 255)).max(axis=1).mean() < 60
 
 
 def _glyph_at(x: float, y: float, side: float, likeness: float) -> "reader._Glyph":
@@ -708,8 +721,8 @@ def test_read_command_json_and_bad_files(tmp_path):
     # the rejected candidates' reasons are listed by the numbers drawn on the picture
     listed = (tmp_path / "debug" / "rendered-rejected.txt").read_text().splitlines()
     assert listed[0].startswith("Candidates rejected") and len(listed) > 1
-    assert all(re.match(r"\s+(\d+  at \(\d+, \d+\)  \w|\d+ more outlines, not numbered: past the)", line)
-               for line in listed[1:])
+    assert all(re.match(r"\s+(\d+  at \(\d+, \d+\)  \w|\d+ more outlines, not numbered: past the)"
+                        r"|Looked at again on its own \(the yellow box\): the far part", line) for line in listed[1:])
 
 
 def test_the_assignment_is_optimal():
