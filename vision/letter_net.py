@@ -1,9 +1,9 @@
-"""Which letter a glyph is, and which quarter turn makes it upright, by a small learned
-network (trained by `vision.train_letters`, shipped as ONNX, run by OpenCV's dnn module,
-so the box needs nothing beyond OpenCV).
+"""Which letter a glyph is, and which quarter turn makes it upright, by two small learned
+networks averaged (trained by `vision.train_letters`, shipped as ONNX, run by OpenCV's
+dnn module, so the box needs nothing beyond OpenCV).
 
-The network answers for 27 letters x 4 quarter turns at once, plus "not a letter": one
-forward pass for all the glyphs of a photo."""
+Each network answers for 27 letters x 4 quarter turns at once, plus "not a letter": one
+forward pass each for all the glyphs of a photo."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,7 +16,8 @@ from vision.classifier import BARRED_LETTERS, LETTERS, PLAIN
 from vision.glyphs import GLYPH, normalise
 from vision.networks import ModelMissing  # noqa: F401  (raised here, caught by the reader)
 
-MODEL_PATH = Path(__file__).parent / "models" / "letters.onnx"
+MODEL_PATH = Path(__file__).parent / "models" / "letters.onnx"         # the plain network ...
+SHEARED_PATH = MODEL_PATH.with_name("letters-sheared.onnx")            # ... and the sheared one
 INPUT = GLYPH                     # the network sees the glyph as `normalise` makes it
 LETTER_CLASSES = len(LETTERS)     # A-Z and "Qu", in the classifier's order
 CLASSES = LETTER_CLASSES * 4 + 1  # each letter in each quarter turn, then "not a letter"
@@ -36,8 +37,15 @@ class NetReading:
 
 
 def scores(glyphs: np.ndarray, path: Path | None = None) -> np.ndarray:
-    """The network's probabilities (N, CLASSES) for normalised glyphs (N, INPUT, INPUT)."""
-    logits = networks.forward(path or MODEL_PATH, "the letter network", "vision.train_letters",
+    """The probabilities (N, CLASSES) for normalised glyphs (N, INPUT, INPUT): the plain
+    and the sheared network's averaged (see `vision.train_letters`), or `path`'s alone.
+    Averaged, the two disagree where a glyph is in doubt, and are wrong less often."""
+    paths = [path] if path else [MODEL_PATH, SHEARED_PATH]
+    return np.mean([_probabilities(p, glyphs) for p in paths], axis=0)
+
+
+def _probabilities(path: Path, glyphs: np.ndarray) -> np.ndarray:
+    logits = networks.forward(path, "the letter network", "vision.train_letters",
                               glyphs.astype(np.float32)[:, None] / 255).astype(np.float64)
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
     return weights / weights.sum(axis=1, keepdims=True)

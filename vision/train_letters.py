@@ -1,7 +1,7 @@
-"""Train the small letter network that `vision.letter_net` runs, and export it to ONNX.
+"""Train the two small letter networks that `vision.letter_net` runs, and export them to ONNX.
 
     pip install -e '.[train]'            # torch and onnx: only for training, never at run time
-    python -m vision.train_letters       # a few minutes on two CPU cores
+    python -m vision.train_letters       # some twenty minutes on two CPU cores, both networks
 
 The network looks at one normalised glyph mask (32 x 32, as `vision.glyphs.normalise`
 makes it) and says which letter it is AND which quarter turn makes it upright, in one
@@ -9,6 +9,12 @@ answer: 27 letters ("Qu" included) x 4 turns, plus one class for "not a letter" 
 shadow, a paper edge, a sliver of a side face).  Letters that are turns of each other
 (N and Z, M and W) share their probability between the two readings, and the reader's
 cube assignment or the orientation bar settles them, as before.
+
+The reader averages two such networks, alike but for the shear of their rendered glyphs:
+the plain one (`letters.onnx`) learns the few hundredths of shear a straightened face
+keeps, the sheared one (`letters-sheared.onnx`) also the third of its height a steep
+face's misplaced corners leave.  Each alone reads about as well as the other; averaged,
+they disagree where a glyph is in doubt and agree where it is not.
 
 It learns from two sources, both made here from fixed seeds:
 
@@ -33,7 +39,7 @@ import numpy as np
 
 from vision.classifier import LETTERS
 from vision.glyphs import extract_ink, normalise
-from vision.letter_net import INPUT, MODEL_PATH, NOT_A_LETTER, CLASSES
+from vision.letter_net import INPUT, MODEL_PATH, NOT_A_LETTER, CLASSES, SHEARED_PATH
 from vision.render import BARRED, glyph_tile
 from vision.training import arguments, export, fit, predicted, start_torch
 
@@ -64,6 +70,8 @@ TRAIN_FONTS = [_FONTS / name for _, name in TRAIN_FONT_FILES]
 TRAIN_SEED = 1_000_000          # far above the bench's seeds (100_000-300_200) and the tests'
 MATCH_RADIUS = 0.6              # of the face's side: a face this near a cube lies on it
 TILE = 96                       # as the straightened face
+SHEARED_SHARE, WIDE_SHEAR = 0.3, 0.4  # the sheared network: this share of its rendered glyphs sheared up to this
+MEMBERS = {"plain": (MODEL_PATH.name, False), "sheared": (SHEARED_PATH.name, True)}  # file, sheared
 
 
 def train_fonts() -> list[Path]:
@@ -146,13 +154,21 @@ def _tilt(rng: np.random.Generator) -> float:
     return float(rng.normal(0, 5)) if rng.random() < 0.6 else float(rng.uniform(-45, 45))
 
 
-def _warp(tile: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _shear(rng: np.random.Generator, sheared: bool) -> float:
+    """The few hundredths a straightened face keeps; for the sheared network, also up to
+    WIDE_SHEAR (a glyph straightened from a steep face with misplaced corners)."""
+    if sheared and rng.random() < SHEARED_SHARE:
+        return float(rng.uniform(-WIDE_SHEAR, WIDE_SHEAR))
+    return float(rng.normal(0, 0.08))
+
+
+def _warp(tile: np.ndarray, rng: np.random.Generator, sheared: bool = False) -> np.ndarray:
     """Tilt, stretch, shear and a little perspective, about the tile's centre."""
     size = tile.shape[0]
     angle = np.radians(_tilt(rng))
     scale = rng.uniform(0.75, 1.05)
     sx, sy = scale * rng.uniform(0.85, 1.15), scale * rng.uniform(0.85, 1.15)
-    shear = rng.normal(0, 0.08)
+    shear = _shear(rng, sheared)
     c, s = np.cos(angle), np.sin(angle)
     linear = np.array([[c, -s], [s, c]]) @ np.array([[sx, shear], [0, sy]])
     corners = np.float32([[0, 0], [size, 0], [size, size], [0, size]]) - size / 2
@@ -214,8 +230,9 @@ def _intrude(mask: np.ndarray, tiles: list[np.ndarray], rng: np.random.Generator
     return mask
 
 
-def rendered_set(count: int, seed: int, fonts: list[Path]) -> tuple[np.ndarray, np.ndarray]:
-    """`count` distorted glyphs in random quarter turns, normalised, with their classes."""
+def rendered_set(count: int, seed: int, fonts: list[Path], sheared: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """`count` distorted glyphs in random quarter turns, normalised, with their classes
+    (`sheared`: for the sheared network)."""
     rng = np.random.default_rng(seed)
     tiles = _tiles(fonts)
     keys = list(tiles)
@@ -223,7 +240,7 @@ def rendered_set(count: int, seed: int, fonts: list[Path]) -> tuple[np.ndarray, 
     images, labels = np.empty((count, INPUT, INPUT), np.uint8), np.empty(count, np.int64)
     for n in range(count):
         key = keys[int(rng.integers(0, len(keys)))]
-        mask = _weight_and_blur(_warp(tiles[key], rng), rng)
+        mask = _weight_and_blur(_warp(tiles[key], rng, sheared), rng)
         if rng.random() < 0.3:
             mask = _intrude(mask, plain, rng)
         turns = int(rng.integers(0, 4))
@@ -268,31 +285,33 @@ def train(images: np.ndarray, labels: np.ndarray, valid: tuple[np.ndarray, np.nd
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = arguments(__doc__.split("\n\n")[0], 1000, 10, MODEL_PATH, "glyphs")
+    parser = arguments(__doc__.split("\n\n")[0], 1000, 10, MODEL_PATH.parent, "glyphs")
     parser.add_argument("--rendered", type=int, default=100_000, help="distorted glyph tiles")
+    parser.add_argument("--network", choices=("both", *MEMBERS), default="both",
+                        help="which network to train (--out is the folder they are written to)")
     args = parser.parse_args(argv)
     start_torch(args.threads)
     fonts = train_fonts()
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
-        arrays = [data[k] for k in ("tx", "ty", "vx", "vy", "rx", "ry")]
+        tx, ty, vx, vy = (data[k] for k in ("tx", "ty", "vx", "vy"))
     else:
         start = time.perf_counter()
         # every tenth throw is kept for validation, never trained on
         seeds = range(TRAIN_SEED, TRAIN_SEED + args.throws)
-        train_seeds = [s for s in seeds if s % 10]
-        valid_seeds = [s for s in seeds if not s % 10]
-        tx, ty = pipeline_set(train_seeds, args.workers)
-        vx, vy = pipeline_set(valid_seeds, args.workers)
-        rx, ry = rendered_set(args.rendered, TRAIN_SEED, fonts)
-        arrays = [tx, ty, vx, vy, rx, ry]
+        tx, ty = pipeline_set([s for s in seeds if s % 10], args.workers)
+        vx, vy = pipeline_set([s for s in seeds if not s % 10], args.workers)
         print(f"data: {len(tx) // 4} + {len(vx) // 4} pipeline glyphs ({(ty == NOT_A_LETTER).sum() // 4} "
-              f"not letters), {len(rx)} rendered ({time.perf_counter() - start:.0f} s)", flush=True)
+              f"not letters) ({time.perf_counter() - start:.0f} s)", flush=True)
         if args.cache:
-            np.savez_compressed(args.cache, **dict(zip(("tx", "ty", "vx", "vy", "rx", "ry"), arrays)))
-    tx, ty, vx, vy, rx, ry = arrays
-    model = train(np.concatenate([tx, rx]), np.concatenate([ty, ry]), (vx, vy), args.epochs, TRAIN_SEED)
-    export(model, (1, INPUT, INPUT), args.out, "glyph", "logits")
+            np.savez_compressed(args.cache, tx=tx, ty=ty, vx=vx, vy=vy)
+    for name in MEMBERS if args.network == "both" else (args.network,):
+        file, sheared = MEMBERS[name]
+        # the rendered glyphs are quick to draw again (some 25 s), and differ by network
+        rx, ry = rendered_set(args.rendered, TRAIN_SEED, fonts, sheared)
+        print(f"the {name} network: {len(rx)} rendered glyphs", flush=True)
+        model = train(np.concatenate([tx, rx]), np.concatenate([ty, ry]), (vx, vy), args.epochs, TRAIN_SEED)
+        export(model, (1, INPUT, INPUT), args.out / file, "glyph", "logits")
 
 
 if __name__ == "__main__":

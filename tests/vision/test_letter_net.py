@@ -8,6 +8,7 @@ import pytest
 
 from vision import letter_net
 from vision.classifier import LETTERS, letter_distances
+from vision.glyphs import normalise
 from vision.render import glyph_tile
 from vision.synth import make_throw
 from vision.reader import read_image
@@ -24,12 +25,20 @@ def tilted(letter: str, degrees: float) -> np.ndarray:
     return (cv2.warpAffine(tile, turn, (96, 96)) > 127).astype(np.uint8) * 255
 
 
-def test_the_shipped_model_loads_with_opencv_and_is_small():
-    assert letter_net.MODEL_PATH.exists()
-    assert letter_net.MODEL_PATH.stat().st_size < 1_000_000
+def test_the_shipped_models_load_with_opencv_and_are_small():
+    for path in (letter_net.MODEL_PATH, letter_net.SHEARED_PATH):
+        assert path.exists() and path.stat().st_size < 1_000_000
     p = letter_net.scores(np.zeros((3, letter_net.INPUT, letter_net.INPUT), np.uint8))
     assert p.shape == (3, letter_net.CLASSES)
     assert np.allclose(p.sum(axis=1), 1)
+
+
+@needs_font
+def test_the_reading_is_the_two_networks_averaged_and_they_differ():
+    glyphs = np.array([normalise(tilted(letter, 30)) for letter in "AHRWK"])
+    plain, sheared = (letter_net.scores(glyphs, path) for path in (letter_net.MODEL_PATH, letter_net.SHEARED_PATH))
+    assert not np.allclose(plain, sheared, atol=1e-3)
+    assert np.allclose(letter_net.scores(glyphs), (plain + sheared) / 2)
 
 
 @needs_font
@@ -82,6 +91,12 @@ def test_a_missing_model_is_said_plainly_and_the_reader_falls_back(monkeypatch, 
     assert sorted(c.letter for c in reading.cubes) == sorted(t.letter for t in throw.cubes)
 
 
+def test_a_missing_sheared_model_is_said_plainly(monkeypatch, tmp_path):
+    monkeypatch.setattr(letter_net, "SHEARED_PATH", tmp_path / "letters-sheared.onnx")
+    with pytest.raises(letter_net.ModelMissing, match="letters-sheared.onnx is missing"):
+        letter_net.read_glyphs([(tilted("A", 0), None)])
+
+
 def test_an_unreadable_model_is_said_plainly(monkeypatch, tmp_path):
     broken = tmp_path / "letters.onnx"
     broken.write_bytes(b"not a network")
@@ -109,3 +124,23 @@ def test_training_runs_and_exports_a_model_opencv_reads(tmp_path):
     out = tmp_path / "letters.onnx"
     train_letters.export(model, (1, letter_net.INPUT, letter_net.INPUT), out, "glyph", "logits")
     assert letter_net.scores(images[:4], out).shape == (4, letter_net.CLASSES)
+
+
+def test_the_trainer_writes_both_networks_from_its_cache(tmp_path):
+    pytest.importorskip("torch")
+    from vision import train_letters
+    images, labels = train_letters.rendered_set(200, 2, train_letters.train_fonts()[:2])
+    cache = tmp_path / "glyphs.npz"
+    np.savez(cache, tx=images, ty=labels, vx=images[:40], vy=labels[:40])
+    train_letters.main(["--cache", str(cache), "--rendered", "100", "--epochs", "1", "--threads", "1",
+                        "--out", str(tmp_path)])
+    for name in ("letters.onnx", "letters-sheared.onnx"):
+        assert letter_net.scores(images[:2], tmp_path / name).shape == (2, letter_net.CLASSES)
+
+
+def test_the_sheared_network_learns_wider_shears_on_the_same_draws():
+    from vision import train_letters
+    plain = [train_letters._shear(np.random.default_rng(seed), False) for seed in range(400)]
+    sheared = [train_letters._shear(np.random.default_rng(seed), True) for seed in range(400)]
+    assert max(map(abs, plain)) < 0.35 < max(map(abs, sheared)) <= train_letters.WIDE_SHEAR
+    assert np.mean(np.abs(plain) > 0.2) < 0.03 < 0.1 < np.mean(np.abs(sheared) > 0.2)
