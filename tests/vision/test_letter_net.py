@@ -138,7 +138,7 @@ def test_the_trainer_writes_both_networks_from_its_cache(tmp_path):
         assert letter_net.scores(images[:2], tmp_path / name).shape == (2, letter_net.CLASSES)
 
 
-def test_the_sheared_network_learns_wider_shears_on_the_same_draws():
+def test_the_sheared_network_is_taught_wider_shears():
     from vision import train_letters
     plain = [train_letters._shear(np.random.default_rng(seed), False) for seed in range(400)]
     sheared = [train_letters._shear(np.random.default_rng(seed), True) for seed in range(400)]

@@ -192,19 +192,24 @@ def test_a_finer_copy_is_searched_at_larger_sides_where_the_network_is_sure_of_n
     throw = make_throw_3d(834, hard=False)
     sides = _finer_sides(monkeypatch, throw)
     assert max(sides) >= faces.SMALL_GUESS * faces.SMALL_SIDE
-    reading = read_image(throw.image, "classic", len(throw.cubes))
-    owner, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
-    right = sum(reading.cubes[owner[i]].letter == cube.letter for i, cube in enumerate(throw.cubes) if i in owner)
+    reading, right, phantoms = _scored(throw)
     assert right >= len(throw.cubes) - 1 and len(phantoms) <= 1
     assert all(reading.cubes[i].uncertain for i in phantoms)
 
 
 def _read_right(throw) -> tuple[int, int]:
     """How many of a throw's cubes the reader reads right (the count given), and its phantoms."""
+    _, right, phantoms = _scored(throw)
+    return right, len(phantoms)
+
+
+def _scored(throw):
+    """The reader's reading of a throw (the count given), how many cubes it reads right,
+    and the indices of its phantoms."""
     reading = read_image(throw.image, "classic", len(throw.cubes))
     owner, phantoms = match(reading.cubes, throw.cubes, MATCH_RADIUS * throw.size)
-    return sum(reading.cubes[owner[i]].letter == cube.letter for i, cube in enumerate(throw.cubes)
-               if i in owner), len(phantoms)
+    right = sum(reading.cubes[owner[i]].letter == cube.letter for i, cube in enumerate(throw.cubes) if i in owner)
+    return reading, right, phantoms
 
 
 def test_two_faces_closer_than_their_own_outlines_say_a_face_can_be_are_both_in_doubt():
