@@ -5,8 +5,9 @@ their own letters, bevels, soft shadows, pale tables, varied light); 3-D renders
 the harsh end (gingham, glare, shade bands, clusters, strong tilt, dim light); 3-D
 renders read as any letter dice (`--set any`, the count not given: no cube set and no
 count to say which faces are cubes); the same taken with a camera held in the hand at
-20-45 degrees from the vertical (as players photograph their dice); and Boggle boards
-in their trays (16 or 25 cubes packed in a grid, read as `--set any` too).
+20-45 degrees from the vertical (as players photograph their dice), as it comes, taken
+in portrait, and turned a quarter or a half; and Boggle boards in their trays (16 or 25
+cubes packed in a grid, read as `--set any` too).
 
 Every figure here comes from rendered photos, not from photos of real cubes."""
 from __future__ import annotations
@@ -22,13 +23,15 @@ from vision.reader import read_image
 from vision.synth import HELD_OUT_TABLES, Throw, held_out_fonts, make_throw
 from vision.synth3d import make_throw_3d
 from vision.synth_tray import make_tray_throw
-from vision.truth import REACH as MATCH_RADIUS, face_side, load_truth, match, set_and_count, true_cubes
+from vision.truth import REACH as MATCH_RADIUS, CubeTruth, face_side, load_truth, match, set_and_count, true_cubes
+from vision.upright import turn, turned_points
 
 FLAT_SIDE_PX = 95                  # the flat generator's smallest face side (it does not report one)
 CONFIDENCE_BINS = (0.0, 0.5, 0.8, 0.95)
 RELIABLE_TARGET = 0.995            # readings in the most confident group should be right this often
 FIRST_SEED = {"flat": 100_000, "ordinary": 200_000, "hard": 300_000,   # far from the seeds the tests use
-              "letter dice": 500_000, "held": 600_000, "trays": 400_000}
+              "letter dice": 500_000, "held": 600_000, "trays": 400_000, "portrait": 700_000, "turned": 800_000}
+PORTRAIT = (1232, 1640)            # a photo taller than wide: the held camera's, turned on its side
 HARD_SHARE = 3                     # of the renders read as any letter dice, one in this many is a hard one
 
 
@@ -144,6 +147,23 @@ def _held(seed: int):
     return make_throw_3d(seed, hard=False, held=True), "any"
 
 
+def _portrait(seed: int):
+    """A throw held in the hand (see `_held`) taken in portrait: the photo taller than
+    wide, so more of the far table shows, with its smaller cubes."""
+    return make_throw_3d(seed, hard=False, held=True, size=PORTRAIT), "any"
+
+
+def _turned(seed: int):
+    """A throw held in the hand (see `_held`), the photo turned a quarter, a half or three
+    quarters (by the seed): a camera on the box mounted another way round, or a photo
+    whose turn was lost on its way."""
+    throw = make_throw_3d(seed, hard=False, held=True)
+    turns = 1 + seed % 3
+    cubes = [CubeTruth(c.letter, c.red, *turned_points([c.x, c.y], turns, throw.image.shape).tolist())
+             for c in throw.cubes]
+    return Throw(turn(throw.image, turns), cubes, throw.size, throw.worn), "any"
+
+
 def _percentile(values: list[float], share: float) -> float:
     return sorted(values)[min(len(values) - 1, int(len(values) * share))] if values else float("nan")
 
@@ -214,8 +234,10 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
     if not fonts:
         raise RuntimeError("no held-out fonts installed (apt install fonts-liberation fonts-freefont-ttf)")
     _warm_up()
-    counts = {"flat": 20, "ordinary": 30, "hard": 20, "letter dice": 15, "held": 10, "trays": 10} if quick else \
-        {"flat": 400, "ordinary": 400, "hard": 200, "letter dice": 300, "held": 100, "trays": 100}
+    counts = {"flat": 20, "ordinary": 30, "hard": 20, "letter dice": 15, "held": 10, "portrait": 6, "turned": 6,
+              "trays": 10} if quick else \
+        {"flat": 400, "ordinary": 400, "hard": 200, "letter dice": 300, "held": 100, "portrait": 100, "turned": 100,
+         "trays": 100}
     print("\nCube reader, measured on RENDERED photos (generated here, never photos of real cubes):")
     sets = {"flat": ("flat renders: glyph tiles pasted flat, seen straight down (held-out fonts and tables)",
                      _flat(fonts), FLAT),
@@ -227,6 +249,10 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
                             _letter_dice, LETTER_DICE),
             "held": ("3-D renders held in the hand: ordinary throws, camera 20-45 degrees from vertical, --set any",
                      _held, LETTER_DICE),
+            "portrait": ("3-D renders held in the hand in portrait: as held, the photo taller than wide, --set any",
+                         _portrait, LETTER_DICE),
+            "turned": ("3-D renders held in the hand, the photo turned a quarter or a half (a camera mounted another "
+                       "way round), --set any", _turned, LETTER_DICE),
             "trays": ("3-D renders, Boggle boards in their trays: 16 or 25 cubes packed in a grid, Qu, --set any",
                       lambda seed: (make_tray_throw(seed), "any"), LETTER_DICE)}
     scores = {}

@@ -205,9 +205,11 @@ def _mostly_changed(outline: np.ndarray, changed: np.ndarray) -> bool:
     return cv2.countNonZero(inside & changed) > 0.5 * max(1, cv2.countNonZero(inside))
 
 
-def search_faces(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH) -> Search:
-    """Every top face in a BGR photo, straightened, with the candidates rejected."""
-    found = find_candidates(image, background, width)
+def search_faces(image: np.ndarray, background: np.ndarray | None = None, width: int = WORK_WIDTH,
+                 found: Found | None = None) -> Search:
+    """Every top face in a BGR photo, straightened, with the candidates rejected (from
+    the candidates `found` in it already, if given)."""
+    found = find_candidates(image, background, width) if found is None else found
     search = select(image, found)
     search.far = far_part(found, image.shape)
     return search
@@ -380,7 +382,7 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     # sure of too few faces for that (dim light, blur: every outline poor), the signs'
     # fit is trusted no further than a camera seen straight down (faces alike in size,
     # side faces told only at the far edges)
-    sure = _sure_once(traced)
+    sure = sure_once(traced)
     surer = Perspective.fit(sure, view.small.shape)
     if surer is not None:
         found.sight = surer
@@ -517,7 +519,7 @@ def _perspective(candidates: list[Candidate], side: float, shape: tuple[int, ...
                             shape)
 
 
-def _sure_once(candidates: list[Candidate]) -> list[Candidate]:
+def sure_once(candidates: list[Candidate]) -> list[Candidate]:
     """The outlines the face network is sure of, each face once (two outlines of one face
     would count its size twice), whatever their size (the side learned can itself be a
     sixth too small, where the likely faces' glyphs cut their outlines short)."""

@@ -90,15 +90,15 @@ class Perspective:
         where the faces disagree, or say the camera looks nearly straight down, or their
         sizes do not say clearly which end (side faces taken for top faces, at the far edge
         of a steep view, are squeezed another way, and as large as the top faces near)."""
-        if len(faces) < MIN_FOR_SQUEEZE:
+        lean = squeezed_lean(faces, shape)
+        if lean is None:
+            return None
+        tilt, turn, misfit = lean
+        if tilt < np.radians(SQUEEZED_TILT_DEG) or misfit > SQUEEZE_MISFIT:
             return None
         centre = np.array([shape[1] / 2, shape[0] / 2])
         focal = FOCAL_SHARE * shape[1]
         points = np.array([f.middle for f in faces]) - centre
-        squeezes = np.array([_squeeze(f.corners) for f in faces])
-        tilt, turn, misfit = _best_lean(points, squeezes, focal)
-        if tilt < np.radians(SQUEEZED_TILT_DEG) or misfit > SQUEEZE_MISFIT:
-            return None
         sides = np.sqrt([f.area for f in faces])
         end = _foot_end(points @ np.array([np.cos(turn), np.sin(turn)]), sides, np.tan(tilt) / (AREA_POWER * focal))
         if end is None:
@@ -197,6 +197,17 @@ class Perspective:
         if abs(cosine) < CLEAR_DIRECTION or abs(apart / self.side_face_offset((a + b) / 2) - 1) > OFFSET_SLACK:
             return None
         return c if cosine > 0 else k
+
+
+def squeezed_lean(faces: list[Outlined], shape: tuple[int, ...]) -> tuple[float, float, float] | None:
+    """The camera's tilt and the direction of the line to its foot (radians; which end of
+    the line the squeezes cannot say) that best explain how the top faces `faces` are
+    squeezed, and the mean square misfit; None for fewer than MIN_FOR_SQUEEZE faces."""
+    if len(faces) < MIN_FOR_SQUEEZE:
+        return None
+    centre = np.array([shape[1] / 2, shape[0] / 2])
+    points = np.array([f.middle for f in faces]) - centre
+    return _best_lean(points, np.array([_squeeze(f.corners) for f in faces]), FOCAL_SHARE * shape[1])
 
 
 def _leverage(design: np.ndarray, keep: np.ndarray) -> np.ndarray:

@@ -15,10 +15,11 @@ import cv2
 import numpy as np
 
 from firmware.games import perquackey as pq
-from vision import board_grid, face_net, ocr
+from vision import board_grid, face_net, ocr, upright
 from vision.assign import assign
 from vision.classifier import LETTERS, PLAIN
-from vision.faces import WORK_WIDTH, search_faces
+from vision.candidates import Found
+from vision.faces import WORK_WIDTH, find_candidates, search_faces
 from vision.glyphs import RED_THRESHOLD, Ink, extract_ink
 from vision.letter_reading import LOOK_PAST, NET_FLOOR, TEMPERATURE, letter_distances, scaled
 from vision.networks import ModelMissing
@@ -301,10 +302,11 @@ def _past_the_outline(image: np.ndarray, face: Face, ink: Ink, qu: bool) -> tupl
 
 
 def _glyphs(image: np.ndarray, background: np.ndarray | None, rejected: list[Rejected], qu: bool,
-            notes: list[str], far: bool = True) -> list[_Glyph]:
-    """The glyph on every face found; with `far`, also on the faces found where the far
-    part of a steep view is looked at again on its own (see `_with_far`)."""
-    search = search_faces(image, background)
+            notes: list[str], far: bool = True, found: Found | None = None) -> list[_Glyph]:
+    """The glyph on every face found (among the candidates `found`, if given); with `far`,
+    also on the faces found where the far part of a steep view is looked at again on its
+    own (see `_with_far`)."""
+    search = search_faces(image, background, found=found)
     rejected.extend(search.rejected)
     notes.extend(search.notes)
     glyphs = _read_faces(image, search.faces + search.reserve, rejected, qu, notes)
@@ -488,8 +490,14 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
     start = time.perf_counter()
     rejected: list[Rejected] = []
     notes: list[str] = []
+    shape = images[0].shape
+    found = find_candidates(images[0], background)
+    turns = upright.turns_upright(found)
+    if turns:                 # (the candidates found are of the photo as it came: searched again)
+        images, background, found = [upright.turn(image, turns) for image in images], \
+            upright.turn(background, turns), None
     glyphs = _combine([_glyphs(image, background, rejected if i == 0 else [], cube_set == "any",
-                               notes if i == 0 else [])
+                               notes if i == 0 else [], found=found if i == 0 else None)
                        for i, image in enumerate(images)])
     if expected and cube_set != "any":
         cubes = cube_list(cube_set, expected)
@@ -531,12 +539,26 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         red = _red_cube(cube) if cube is not None and g.colour_in_doubt else g.red
         reading.cubes.append(CubeReading(LETTERS[chosen], red, g.centre[0], g.centre[1], confidence, uncertain,
                                          cube, cubes[cube] if cube is not None else "", int(g.turns[chosen])))
+    if turns:
+        glyphs, rejected = _placed_back(glyphs, rejected, reading, turns, shape)
     reading.ms = (time.perf_counter() - start) * 1000
     if debug is not None:
         debug.extend(zip(glyphs, reading.cubes))
         debug.extend((r, None) for r in rejected)
     reading.cubes.sort(key=lambda c: (c.y, c.x))
     return reading
+
+
+def _placed_back(glyphs: list[_Glyph], rejected: list[Rejected], reading: Reading, turns: int,
+                 shape: tuple[int, ...]) -> tuple[list[_Glyph], list[Rejected]]:
+    """What was found in a photo read turned upright (see vision.upright), placed in the
+    photo as it came: the cubes' middles, and the outlines the debug pictures draw."""
+    for cube in reading.cubes:
+        cube.x, cube.y = upright.placed_back(np.array([cube.x, cube.y]), turns, shape).tolist()
+    glyphs = [replace(g, corners=upright.placed_back(g.corners, turns, shape).astype(np.float32),
+                      centre=tuple(upright.placed_back(np.array(g.centre), turns, shape).tolist())) for g in glyphs]
+    return glyphs, [replace(r, corners=upright.placed_back(r.corners, turns, shape).astype(np.float32))
+                    for r in rejected]
 
 
 def read_throw(frames, vulnerable: bool, red_set: str = "classic", background: np.ndarray | None = None) -> Reading:

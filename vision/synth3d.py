@@ -26,7 +26,7 @@ from vision.synth import Throw
 from vision.truth import CubeTruth
 
 CUBE_MM = 16.0
-FIELD_OF_VIEW_DEG = 62.0          # horizontal, as the Pi Camera v2
+FIELD_OF_VIEW_DEG = 62.0          # across the long side, as the Pi Camera v2
 HELD_TILT_DEG = (20, 45)          # a phone held over the table, as players photograph their dice
 # Fonts the reader has no references for: sans and serif, bold and regular.
 HELD_OUT_FONTS = [Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf"),
@@ -185,7 +185,8 @@ def _camera(rng: np.random.Generator, size, hard: bool, held: bool = False) -> C
     tilt_turn = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
     yaw_turn = np.array([[np.cos(yaw), -np.sin(yaw), 0], [np.sin(yaw), np.cos(yaw), 0], [0, 0, 1]])
     straight_down = np.array([[1, 0, 0], [0, -1, 0], [0, 0, -1]], float).T
-    focal = (w / 2) / np.tan(np.radians(FIELD_OF_VIEW_DEG / 2))
+    # (the field of view is across the long side, as a camera's is however it is held)
+    focal = (max(w, h) / 2) / np.tan(np.radians(FIELD_OF_VIEW_DEG / 2))
     return Camera(np.array([0, 0, height]), yaw_turn @ tilt_turn @ straight_down, focal,
                   ((w - 1) / 2, (h - 1) / 2), float(np.degrees(tilt)))
 

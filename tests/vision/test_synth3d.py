@@ -188,3 +188,7 @@ def test_frames_differ_by_noise_alone_while_nothing_changes_and_plainly_when_a_h
     hand = next(f for f in film if f.state == AT_REST and f.hand)
     assert change(rest[0], hand) > 0.02
     assert change(film[0], rest[0]) > 0.005                                     # the cubes stand out
+
+
+def test_a_photo_taken_in_portrait_has_the_cameras_field_of_view_across_its_long_side():
+    assert make_scene(3, held=True, size=(1232, 1640)).camera.focal == make_scene(3, held=True).camera.focal
