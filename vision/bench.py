@@ -6,8 +6,8 @@ the harsh end (gingham, glare, shade bands, clusters, strong tilt, dim light); 3
 renders read as any letter dice (`--set any`, the count not given: no cube set and no
 count to say which faces are cubes); the same taken with a camera held in the hand at
 20-45 degrees from the vertical (as players photograph their dice), as it comes, taken
-in portrait, and turned a quarter or a half; and Boggle boards in their trays (16 or 25
-cubes packed in a grid, read as `--set any` too).
+in portrait, and turned a quarter, a half or three quarters; and Boggle boards in their
+trays (16 or 25 cubes packed in a grid, read as `--set any` too).
 
 Every figure here comes from rendered photos, not from photos of real cubes."""
 from __future__ import annotations
@@ -251,8 +251,8 @@ def bench_reader(quick: bool = False) -> dict[str, Score]:
                      _held, LETTER_DICE),
             "portrait": ("3-D renders held in the hand in portrait: as held, the photo taller than wide, --set any",
                          _portrait, LETTER_DICE),
-            "turned": ("3-D renders held in the hand, the photo turned a quarter or a half (a camera mounted another "
-                       "way round), --set any", _turned, LETTER_DICE),
+            "turned": ("3-D renders held in the hand, the photo turned a quarter, a half or three quarters (a camera "
+                       "mounted another way round), --set any", _turned, LETTER_DICE),
             "trays": ("3-D renders, Boggle boards in their trays: 16 or 25 cubes packed in a grid, Qu, --set any",
                       lambda seed: (make_tray_throw(seed), "any"), LETTER_DICE)}
     scores = {}

@@ -8,7 +8,9 @@ makes it) and says which letter it is AND which quarter turn makes it upright, i
 answer: 27 letters ("Qu" included) x 4 turns, plus one class for "not a letter" (a
 shadow, a paper edge, a sliver of a side face).  Letters that are turns of each other
 (N and Z, M and W) share their probability between the two readings, and the reader's
-cube assignment or the orientation bar settles them, as before.
+cube assignment or the orientation bar settles them where there is one; with `--set
+any` on dice with no bar, only the font's details do (an N read Z is then left unsure
+only where the networks are).
 
 The reader averages two such networks, alike but for the shear of their rendered glyphs:
 the plain one (`letters.onnx`) learns the few hundredths of shear a straightened face
