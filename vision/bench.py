@@ -1,5 +1,5 @@
 """The cube reader's accuracy and speed, measured on generated throws it has never seen,
-in six sets reported apart: the flat generator (faces pasted flat, seen straight down)
+in eight sets reported apart: the flat generator (faces pasted flat, seen straight down)
 with fonts and tables the tests do not use; 3-D renders (perspective, side faces with
 their own letters, bevels, soft shadows, pale tables, varied light); 3-D renders at
 the harsh end (gingham, glare, shade bands, clusters, strong tilt, dim light); 3-D
