@@ -398,21 +398,37 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     found.judge(guessed)
     found.candidates = (traced + guessed + _guessed_larger(found, clean, guessable, guessed)
                         + _guessed_flatter(found, clean, guessable, guessed))
-    throw_print = print_contrast(found.candidates)
     # red ink looks as dark as black, but is much lighter in grey (its red channel is
     # bright), the more where the print has worn: letters faint in grey and dark once the
     # green is seen too are looked for apart from every seed so far.  The dice of a throw
     # share their print: where it has worn pale, their letters are fainter than any
-    # seed's, and are looked for as faint as the faces found show, red and black
-    least = _faintest_letter(throw_print)
-    plastic = _on_plastic(clean, _plastic_levels(found.candidates) or plastic)
+    # seed's, and are looked for as faint as the faces found show, red and black.  Where
+    # the network is sure of too few faces to show the print (worn so pale that hardly
+    # a letter made a seed), they are looked for as faint as any print is, and once the
+    # faces found so show it, again as faint as it is, where the dice's plastic is
+    throw_print = print_contrast(found.candidates)
+    traced = _faint_letters(found, clean, depth, changed, traced,
+                            PALEST_PRINT if throw_print is None else _faintest_letter(throw_print),
+                            _on_plastic(clean, _plastic_levels(found.candidates) or plastic))
+    if throw_print is None and (throw_print := print_contrast(found.candidates)) is not None:
+        _faint_letters(found, clean, depth, changed, traced, _faintest_letter(throw_print),
+                       _on_plastic(clean, _plastic_levels(found.candidates)))
+    return found
+
+
+def _faint_letters(found: Found, clean: np.ndarray, depth: np.ndarray, changed: np.ndarray | None,
+                   traced: list[Candidate], least: float, plastic: np.ndarray | None) -> list[Candidate]:
+    """The faces round red letters, and where `least` is fainter than the faint letters
+    looked for before, round black ones, at least `least` darker than round them and
+    apart from the `traced` faces' seeds, added to `found`; the traced faces, with the new."""
     known = [c.seed for c in traced if c.seed is not None]
-    traced += _looked_again(found, clean, faint_letter_seeds(view.red_darkness(side), side, changed, known, least,
-                                                             plastic))
+    traced = traced + _looked_again(found, clean, faint_letter_seeds(found.view.red_darkness(found.side), found.side,
+                                                                     changed, known, least, plastic))
     if least < FAINT_LETTER_DEPTH:
         known = [c.seed for c in traced if c.seed is not None]
-        _looked_again(found, clean, faint_letter_seeds(depth, side, changed, known, least, plastic))
-    return found
+        traced = traced + _looked_again(found, clean, faint_letter_seeds(depth, found.side, changed, known, least,
+                                                                         plastic))
+    return traced
 
 
 def _guessed_larger(found: Found, clean: np.ndarray, traced: list[Candidate],
