@@ -247,7 +247,7 @@ def find_candidates(image: np.ndarray, background: np.ndarray | None = None, wid
         found = look.checked(learned)
         side, finer = found.side, _finer_width(image, width, found.side, found.candidates)
         if finer is None:
-            return found
+            return _palest_print_looked(found, look.changed)
     finer_look = _Look.at(image, background, finer)
     # the first guesses again, those far larger than the faces seen on the first copy
     # last, and lazily: they learn sides the first look ranked below, and cost the most
@@ -260,8 +260,8 @@ def find_candidates(image: np.ndarray, background: np.ndarray | None = None, wid
     # and the first copy's side last of all: a pale, worn print on a cream table can leave
     # the usual guesses on the finer copy learning sides a third too small or half too
     # large, at none of which the network is sure of a face
-    return finer_look.checked(chain(finer_look.ranked(small), map(finer_look.learned, large),
-                                    map(finer_look.learned, [expected])))
+    return _palest_print_looked(finer_look.checked(chain(finer_look.ranked(small), map(finer_look.learned, large),
+                                                         map(finer_look.learned, [expected]))), finer_look.changed)
 
 
 def _finer_width(image: np.ndarray, width: int, side: float, candidates: list[Candidate]) -> int | None:
@@ -402,15 +402,25 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     # bright), the more where the print has worn: letters faint in grey and dark once the
     # green is seen too are looked for apart from every seed so far.  The dice of a throw
     # share their print: where it has worn pale, their letters are fainter than any
-    # seed's, and are looked for as faint as the faces found show, red and black.  Where
-    # the network is sure of too few faces to show the print (worn so pale that hardly
-    # a letter made a seed), they are looked for as faint as any print is, and once the
-    # faces found so show it, again as faint as it is, where the dice's plastic is
+    # seed's, and are looked for as faint as the faces found show, red and black
+    _faint_letters(found, clean, depth, changed, traced, _faintest_letter(print_contrast(found.candidates)),
+                   _on_plastic(clean, _plastic_levels(found.candidates) or plastic))
+    return found
+
+
+def _palest_print_looked(found: Found, changed: np.ndarray | None) -> Found:
+    """`found`, and where the network is sure of too few of its faces to show the print
+    (worn so pale that hardly a letter made a seed), the faces round letters as faint as
+    any print is, and once those show the print, round letters as faint as it is.  (Only
+    once the side is settled: at half the true side, such faint marks are taken surely
+    enough for faces to keep the larger sides from being tried.)"""
+    if print_contrast(found.candidates) is not None:
+        return found
+    clean, depth = found.view.closed(found.side), found.view.darkness(found.side)
+    traced = _faint_letters(found, clean, depth, changed, list(found.candidates), PALEST_PRINT,
+                            _on_plastic(clean, _plastic_levels(found.candidates)))
     throw_print = print_contrast(found.candidates)
-    traced = _faint_letters(found, clean, depth, changed, traced,
-                            PALEST_PRINT if throw_print is None else _faintest_letter(throw_print),
-                            _on_plastic(clean, _plastic_levels(found.candidates) or plastic))
-    if throw_print is None and (throw_print := print_contrast(found.candidates)) is not None:
+    if throw_print is not None:
         _faint_letters(found, clean, depth, changed, traced, _faintest_letter(throw_print),
                        _on_plastic(clean, _plastic_levels(found.candidates)))
     return found
