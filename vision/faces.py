@@ -321,13 +321,24 @@ class _Look:
         completed and judged by the face network; checked against the faces it is sure of."""
         learned = iter(learned)
         found = self.completed(*next(learned))
+        tried = [found]
         checked = found.sure_side()
         # where the network is sure of hardly any face at the side the signs liked best (a
         # table's squares as large as faces), the next side it is sure of faces at
         if checked is None:
             for side, candidates in learned:
-                other = self.completed(side, candidates)
-                checked = other.sure_side()
+                tried.append(self.completed(side, candidates))
+                checked = tried[-1].sure_side()
+                if checked is not None:
+                    found = tried[-1]
+                    break
+        # where it is sure of a face at none, the print may be worn so pale that hardly a
+        # letter made a seed: the first side it is sure of faces at once letters as faint
+        # as any print are looked for (not before: at half the true side, such faint marks
+        # are taken for faces surely enough to keep the larger sides from being tried)
+        if checked is None:
+            for other in tried:
+                checked = _palest_print_looked(other, self.changed).sure_side()
                 if checked is not None:
                     found = other
                     break
@@ -342,8 +353,11 @@ class _Look:
                                     or found.sure_side(long=False) > FAR_LARGER * found.side):
             # the plastic the sure faces show goes with it: at the side checked, the
             # network may be sure of no face before the faint letters are found, and
-            # they are found (past a wood's grain) only where the plastic is
-            return self.completed(checked, self.search(checked), _plastic_levels(found.candidates))
+            # they are found (past a wood's grain) only where the plastic is; the side is
+            # settled then, so the palest print is looked for too (before the finer copy
+            # is chosen by how many of its faces the network takes)
+            plastic = _plastic_levels(found.candidates)
+            return _palest_print_looked(self.completed(checked, self.search(checked), plastic), self.changed, plastic)
         return found
 
     def completed(self, side: float, candidates: list[Candidate],
@@ -408,17 +422,19 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     return found
 
 
-def _palest_print_looked(found: Found, changed: np.ndarray | None) -> Found:
+def _palest_print_looked(found: Found, changed: np.ndarray | None,
+                         plastic: tuple[float, float] | None = None) -> Found:
     """`found`, and where the network is sure of too few of its faces to show the print
     (worn so pale that hardly a letter made a seed), the faces round letters as faint as
-    any print is, and once those show the print, round letters as faint as it is.  (Only
-    once the side is settled: at half the true side, such faint marks are taken surely
-    enough for faces to keep the larger sides from being tried.)"""
+    any print is, and once those show the print, round letters as faint as it is (added
+    to `found`, once its side is settled or where the network is sure of a face at no side
+    learned: see `_Look.checked`), where the dice's plastic is (as its sure faces show it,
+    else as `plastic` says)."""
     if print_contrast(found.candidates) is not None:
         return found
     clean, depth = found.view.closed(found.side), found.view.darkness(found.side)
     traced = _faint_letters(found, clean, depth, changed, list(found.candidates), PALEST_PRINT,
-                            _on_plastic(clean, _plastic_levels(found.candidates)))
+                            _on_plastic(clean, _plastic_levels(found.candidates) or plastic))
     throw_print = print_contrast(found.candidates)
     if throw_print is not None:
         _faint_letters(found, clean, depth, changed, traced, _faintest_letter(throw_print),

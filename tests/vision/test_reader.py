@@ -557,6 +557,41 @@ def test_dice_worn_so_pale_that_hardly_a_letter_made_a_seed_are_looked_for_as_fa
     assert sum(reading.cubes[r].letter == throw.cubes[t].letter for t, r in owner.items()) >= least
 
 
+class _UnsureFaces:
+    """The faces found at a side, of which the face network is sure of none until letters
+    as faint as any print are looked for; then of those `after` across (None: still none)."""
+
+    def __init__(self, side: float, after: float | None):
+        self.side, self.after, self.palest = side, after, False
+
+    def sure_side(self, long: bool = True) -> float | None:
+        return self.after if self.palest else None
+
+
+@pytest.mark.parametrize("sure_after, chosen, looked", [({50: None, 40: 40, 30: 30}, 40, [50, 40]),
+                                                        ({50: None, 40: None, 30: None}, 50, [50, 40, 30])])
+def test_where_the_network_is_sure_of_a_face_at_no_side_the_palest_print_is_looked_for_side_by_side(
+        monkeypatch, sure_after, chosen, looked):
+    # a worn throw read as any letter dice: the likeliest side learned was four times the
+    # faces', and only at the third did letters as faint as any print make faces the
+    # network is sure of.  Every side is tried first without them: at half the true side
+    # they are taken for faces surely enough to keep the true side from being tried
+    # (see test_a_finer_copy_is_searched_at_larger_sides_...)
+    palest = []
+
+    def looked_for(found, changed, plastic=None):
+        palest.append(found.side)
+        found.palest = True
+        return found
+    monkeypatch.setattr(faces, "_palest_print_looked", looked_for)
+
+    class Look(faces._Look):
+        def completed(self, side, candidates, plastic=None):
+            return _UnsureFaces(side, sure_after[side])
+    found = Look(None, 1.0, None, []).checked(iter([(side, []) for side in sure_after]))
+    assert found.side == chosen and palest == looked
+
+
 @pytest.mark.parametrize("seed", [161, 1356])
 def test_worn_red_letters_are_looked_for_as_faint_as_the_black_print_shows(seed):
     # the black print only a little worn (contrast 0.26-0.36: whole print shows 0.5 and
