@@ -354,8 +354,8 @@ class _Look:
             # the plastic the sure faces show goes with it: at the side checked, the
             # network may be sure of no face before the faint letters are found, and
             # they are found (past a wood's grain) only where the plastic is; the side is
-            # settled then, so the palest print is looked for too (before the finer copy
-            # is chosen by how many of its faces the network takes)
+            # settled then, so the palest print is looked for too (before the faces found
+            # decide whether a finer copy is looked in)
             plastic = _plastic_levels(found.candidates)
             return _palest_print_looked(self.completed(checked, self.search(checked), plastic), self.changed, plastic)
         return found
