@@ -99,6 +99,7 @@ class Found:
     candidates: list[Candidate]
     sight: "Perspective | None"   # where the camera stands, if the faces' sizes say (straight down: a guess)
     notes: list[str] = field(default_factory=list)   # what the finder could not do, for the reading's notes
+    palest_looked: bool = False   # letters as faint as any print looked for (once is enough: see faces)
 
     @property
     def perspective(self) -> "Perspective | None":

@@ -429,9 +429,10 @@ def _palest_print_looked(found: Found, changed: np.ndarray | None,
     any print is, and once those show the print, round letters as faint as it is (added
     to `found`, once its side is settled or where the network is sure of a face at no side
     learned: see `_Look.checked`), where the dice's plastic is (as its sure faces show it,
-    else as `plastic` says)."""
-    if print_contrast(found.candidates) is not None:
+    else as `plastic` says).  Once a found's: a second look, from all its seeds, finds none."""
+    if found.palest_looked or print_contrast(found.candidates) is not None:
         return found
+    found.palest_looked = True
     clean, depth = found.view.closed(found.side), found.view.darkness(found.side)
     traced = _faint_letters(found, clean, depth, changed, list(found.candidates), PALEST_PRINT,
                             _on_plastic(clean, _plastic_levels(found.candidates) or plastic))
