@@ -163,11 +163,17 @@ def size_fit(area: float, side: float) -> float:
     return float(np.sqrt(min(area, side * side) / max(area, side * side)))
 
 
-def refusal(c: Candidate, side: float, print_contrast: float | None = None) -> str | None:
-    """Why a candidate is not a top face, or None."""
+def refusal(c: Candidate, side: float, print_contrast: float | None = None,
+            side_here: float | None = None) -> str | None:
+    """Why a candidate is not a top face, or None.  `side_here` is the side the camera's
+    place foretells where the candidate lies: a face nearer the camera's foot than most
+    may be that much larger (the near cubes of a steep portrait photo, 1.5-2 times the
+    side learned, were refused).  None is taken smaller than the side learned allows:
+    loosened so at the far end, a small outline there took a cube's place."""
     if c.squareness < SQUARE_ENOUGH:
         return f"not square ({c.squareness:.2f}): a side face or a shadow"
-    if not SIZES[0] * side * side < c.area < SIZES[1] * side * side:
+    largest = max(side, side_here or side)
+    if not SIZES[0] * side * side < c.area < SIZES[1] * largest * largest:
         return f"not the size of the other faces ({np.sqrt(c.area) / side:.2f} of their side)"
     # a bold glyph the closing cannot wipe off, or a shadow's edge across a face, makes a
     # face uneven too: where the face network is sure of it, that sign is overruled

@@ -86,7 +86,7 @@ def select(image: np.ndarray, found: Found) -> Search:
         if len(kept) >= MOST_FACES:
             search.rejected.append(Rejected(c.ordered / scale, CROWDED))
             continue
-        reason = refusal(c, side, throw_print)
+        reason = refusal(c, side, throw_print, found.side_at(c.middle))
         if reason:
             refused.append((c, reason))
             continue

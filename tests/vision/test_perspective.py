@@ -394,6 +394,22 @@ def test_the_far_part_of_a_steep_view_is_where_the_faces_shrink_below_the_side_l
     assert faces.far_part(found, (1536, 2048, 3)) is None
 
 
+def test_a_face_near_the_camera_s_foot_is_sized_by_its_place_not_by_the_side_learned():
+    # a steep view, the camera's foot below the photo: a face at the bottom edge is 1.75
+    # times the side learned at the middle (a near cube in a portrait photo held at 40
+    # degrees), too large for a face there but not for one where it lies; at the far
+    # edge, no smaller face than the side learned allows is taken
+    sight = Perspective(np.array([40.0, 0.0, 0.05]), np.array([512.0, 384.0]), 820.0,
+                        np.array([512.0, 384.0 + 820.0 ** 2 * 0.05 / 40.0]))
+    near_edge, middle, far_edge = _face(500, 740, side=70.0), _face(500, 384, side=70.0), _face(500, 30, side=20.0)
+    near_edge.topness = middle.topness = far_edge.topness = 0.95
+    found = candidates.Found(None, 1.0, 40.0, [near_edge, middle, far_edge], sight)
+    search = top_faces.select(np.full((768, 1024, 3), 200, np.uint8), found)
+    assert [face.centre for face in search.faces] == [pytest.approx((500.0, 740.0))]
+    assert {r.reason for r in search.rejected} == {"not the size of the other faces (1.75 of their side)",
+                                                   "not the size of the other faces (0.50 of their side)"}
+
+
 def test_flat_faces_are_guessed_only_round_glyphs_the_network_takes_for_a_face_a_little(monkeypatch):
     # a steep view: round each glyph whose traced and square faces the network doubts, a
     # face as flat as a top face looks there is guessed, but not round a table's marks,
