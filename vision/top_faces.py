@@ -34,6 +34,9 @@ BOTH_TOPS = 0.5           # two joined faces the face network both takes for top
 RESERVE_SQUARE = 0.45     # a refused candidate this square (a face a little foreshortened) ...
 RESERVE_TOP = 0.25        # ... that the face network takes this surely for a top face is held in reserve,
 RESERVE_APART = TOO_CLOSE  # ... where it lies as far from every kept face as two top faces' middles are
+NEAR_FOOT = 1.5           # a face near the camera's foot may be as large as the camera's place says a face is
+                          # there, up to this many times the side learned (its usual third at most is for
+                          # the faces guessed: the near cubes of steep portrait photos were twice the side)
 ANY_FACE = 0.01           # the face network takes an outline this surely for a face at all (a shadow's, the
                           # table's: 0.00)
 
@@ -86,7 +89,8 @@ def select(image: np.ndarray, found: Found) -> Search:
         if len(kept) >= MOST_FACES:
             search.rejected.append(Rejected(c.ordered / scale, CROWDED))
             continue
-        reason = refusal(c, side, throw_print, found.side_at(c.middle))
+        here = found.perspective.side_at(c.middle, side, NEAR_FOOT) if found.perspective else None
+        reason = refusal(c, side, throw_print, here)
         if reason:
             refused.append((c, reason))
             continue

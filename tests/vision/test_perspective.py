@@ -395,18 +395,18 @@ def test_the_far_part_of_a_steep_view_is_where_the_faces_shrink_below_the_side_l
 
 
 def test_a_face_near_the_camera_s_foot_is_sized_by_its_place_not_by_the_side_learned():
-    # a steep view, the camera's foot below the photo: a face at the bottom edge is 1.75
-    # times the side learned at the middle (a near cube in a portrait photo held at 40
+    # a steep view, the camera's foot below the photo: a face at the bottom edge twice
+    # the side learned at the middle (a near cube in a portrait photo held at 40
     # degrees), too large for a face there but not for one where it lies; at the far
     # edge, no smaller face than the side learned allows is taken
     sight = Perspective(np.array([40.0, 0.0, 0.05]), np.array([512.0, 384.0]), 820.0,
                         np.array([512.0, 384.0 + 820.0 ** 2 * 0.05 / 40.0]))
-    near_edge, middle, far_edge = _face(500, 740, side=70.0), _face(500, 384, side=70.0), _face(500, 30, side=20.0)
+    near_edge, middle, far_edge = _face(500, 740, side=80.0), _face(500, 384, side=80.0), _face(500, 30, side=20.0)
     near_edge.topness = middle.topness = far_edge.topness = 0.95
     found = candidates.Found(None, 1.0, 40.0, [near_edge, middle, far_edge], sight)
     search = top_faces.select(np.full((768, 1024, 3), 200, np.uint8), found)
     assert [face.centre for face in search.faces] == [pytest.approx((500.0, 740.0))]
-    assert {r.reason for r in search.rejected} == {"not the size of the other faces (1.75 of their side)",
+    assert {r.reason for r in search.rejected} == {"not the size of the other faces (2.00 of their side)",
                                                    "not the size of the other faces (0.50 of their side)"}
 
 
