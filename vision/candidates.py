@@ -13,7 +13,7 @@ import numpy as np
 from vision import face_net
 from vision.bright import order_corners
 from vision.networks import ModelMissing
-from vision.perspective import Perspective
+from vision.perspective import FIT_WITHIN, Perspective
 from vision.working_copy import View
 
 OVERLAP = 0.25            # of the smaller candidate: two candidates this much overlapped are one cube
@@ -109,9 +109,10 @@ class Found:
         """The direction of the camera's foot from a candidate, if the camera's place is known."""
         return self.perspective.foot_from(c) if self.perspective else None
 
-    def side_at(self, point: np.ndarray) -> float:
-        """The side of a top face at `point` (faces nearer the camera look larger)."""
-        return self.perspective.side_at(point, self.side) if self.perspective else self.side
+    def side_at(self, point: np.ndarray, within: float = FIT_WITHIN) -> float:
+        """The side of a top face at `point` (faces nearer the camera look larger), within
+        `within` times the side learned."""
+        return self.perspective.side_at(point, self.side, within) if self.perspective else self.side
 
     def judged(self, candidates: list[Candidate] | None = None) -> list[Candidate]:
         """The candidates (of these, where given) the face network is asked about (the
@@ -172,7 +173,7 @@ def refusal(c: Candidate, side: float, print_contrast: float | None = None,
     loosened so at the far end, a small outline there took a cube's place."""
     if c.squareness < SQUARE_ENOUGH:
         return f"not square ({c.squareness:.2f}): a side face or a shadow"
-    largest = max(side, side_here or side)
+    largest = max(side, side_here or 0.0)
     if not SIZES[0] * side * side < c.area < SIZES[1] * largest * largest:
         return f"not the size of the other faces ({np.sqrt(c.area) / side:.2f} of their side)"
     # a bold glyph the closing cannot wipe off, or a shadow's edge across a face, makes a

@@ -23,6 +23,8 @@ SQUEEZED_TILT_DEG = 25    # ... which is trusted where it says the camera leans 
 SQUEEZE_MISFIT = 0.1      # ... and explains the squeezes this well (mean square, of 1 - cosine^2) ...
 SIZES_SAY = 0.15          # ... where the lean says the faces' sizes change this much (a share) along the line to
                           # the foot, and they do, within a factor of two
+FIT_WITHIN = 1.33         # the fit's side is only sure near the faces it was made from: this factor of the
+                          # side learned at most, either way
 
 
 class Placed(Protocol):
@@ -133,7 +135,7 @@ class Perspective:
         offset = np.asarray(points, np.float64) - self.centre
         return self.size[0] + offset @ self.size[1:]
 
-    def side_at(self, point: np.ndarray, learned: float, within: float = 1.33) -> float:
+    def side_at(self, point: np.ndarray, learned: float, within: float = FIT_WITHIN) -> float:
         """The side of a top face at `point`, working pixels; within `within` times the
         learned side either way, a third by default (the fit is only sure near the faces
         it was made from)."""

@@ -89,8 +89,7 @@ def select(image: np.ndarray, found: Found) -> Search:
         if len(kept) >= MOST_FACES:
             search.rejected.append(Rejected(c.ordered / scale, CROWDED))
             continue
-        here = found.perspective.side_at(c.middle, side, NEAR_FOOT) if found.perspective else None
-        reason = refusal(c, side, throw_print, here)
+        reason = refusal(c, side, throw_print, found.side_at(c.middle, NEAR_FOOT))
         if reason:
             refused.append((c, reason))
             continue
