@@ -60,6 +60,7 @@ class Score:
     colour_right: int = 0
     all_right: int = 0
     silent_wrong: int = 0          # throws with a wrong letter not marked uncertain
+    silent_colour: int = 0         # cubes read red for black (or the reverse) not marked uncertain
     phantoms: int = 0              # readings near no cube
     missed: int = 0                # cubes with no reading near them
     refused: int = 0               # photos the reader gave up on (a wrong cube count)
@@ -106,7 +107,9 @@ def _count(score: Score, throw: Throw, reading) -> None:
         got = reading.cubes[owner[ti]]
         right = got.letter == truth.letter
         score.right += right
-        score.colour_right += truth.red is None or got.red == truth.red     # (None: not written down)
+        colour_right = truth.red is None or got.red == truth.red     # (None: not written down)
+        score.colour_right += colour_right
+        score.silent_colour += not colour_right and not got.uncertain
         score.uncertain += got.uncertain
         silent |= not right and not got.uncertain
         score.by_confidence.append((got.confidence, right))
@@ -196,6 +199,7 @@ def report(label: str, s: Score, targets: Targets) -> None:
         s.all_right / throws >= throw_target)
     if targets.colours:
         row("  red/black right", f"{s.colour_right / cubes * 100:.2f} %", "100 %", s.colour_right == s.cubes)
+        row("  cubes in the wrong colour, unmarked", f"{s.silent_colour}", "0", s.silent_colour == 0)
     row("  throws with an unmarked wrong letter", f"{s.silent_wrong}", f"<= {allowed}", s.silent_wrong <= allowed)
     row("  phantom dice (near no cube)", f"{s.phantoms}", "0", s.phantoms == 0)
     row("  dice missed", f"{s.missed}", "0", s.missed == 0)

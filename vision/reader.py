@@ -36,6 +36,10 @@ DISPUTED = 0.8             # the most confidence a letter Tesseract changed can 
 # times better, in the units of TEMPERATURE (more let Tesseract, which reads a doubtful
 # glyph right less often than the letter network, overrule it)
 OCR_WEIGHT = TEMPERATURE * float(np.log(10))
+COLOUR_SURE = 0.25         # a cube of the other colour costing this much more says the colour of ink in doubt
+                           # (a pale F and N read in each other's colour: 0.10; worn renders' right ones 0.05 and up)
+COLOUR_DOUBTED = 0.8       # ... and the reading no surer than this
+BARRED = 1e9               # the cost that keeps a glyph off a cube when assigning again
 COLOUR_COST = 5.0          # a red reading on a black cube (or the reverse): only if nothing else fits
 COLOUR_MARGIN = 0.06       # ... unless the ink's redness is this near the threshold
 PALE_RED = 0.07            # ... or, where the ink is pale, this red or more
@@ -238,13 +242,36 @@ def _doubt_the_chain(glyphs: list[_Glyph], cubes, cost, owners, choices) -> list
         wanted = LETTERS[int(np.argmin(g.distances))]
         if wanted in cubes[cube]:
             continue
-        forced = cost.copy()
-        forced[p, [c for c, faces in enumerate(cubes) if wanted not in faces]] = np.inf
-        if np.isfinite(forced[p]).any():
-            for k, (before, after) in enumerate(zip(owners, assign(np.where(np.isinf(forced), 1e9, forced)))):
+        moved = _assigned_without(cost, p, [c for c, faces in enumerate(cubes) if wanted not in faces])
+        if moved is not None:
+            for k, (before, after) in enumerate(zip(owners, moved)):
                 if before != after:
                     uncertain[k] = True
     return uncertain
+
+
+def _doubt_the_colour(glyphs: list[_Glyph], cost, owners) -> list[bool]:
+    """Which glyphs' colours are in doubt: where the ink's colour is (see
+    `_Glyph.colour_in_doubt`), the cube given it says the colour, and that says little
+    where a cube of the other colour fits nearly as well (two pale inks, F and N, each on
+    a red cube and a black one, were read in each other's colour, both unmarked)."""
+    total = sum(cost[p, cube] for p, cube in enumerate(owners))
+    doubted = []
+    for p, (g, cube) in enumerate(zip(glyphs, owners)):
+        moved = None if cube is None or not g.colour_in_doubt else \
+            _assigned_without(cost, p, [c for c in range(cost.shape[1]) if _red_cube(c) == _red_cube(cube)])
+        doubted.append(moved is not None and sum(cost[q, c] for q, c in enumerate(moved)) - total < COLOUR_SURE)
+    return doubted
+
+
+def _assigned_without(cost: np.ndarray, p: int, barred: list[int]) -> list[int] | None:
+    """The cheapest assignment with glyph `p` kept off the cubes `barred`, or None where
+    that leaves it none."""
+    if len(barred) == cost.shape[1]:
+        return None
+    forced = cost.copy()
+    forced[p, barred] = BARRED
+    return assign(forced)
 
 
 def _second_opinions(doubtful: list[tuple[_Glyph, int]], possible: str) -> None:
@@ -530,9 +557,13 @@ def read_frames(images: list[np.ndarray], cube_set: str = "classic", expected: i
         except ocr.TesseractMissing as exc:
             reading.notes.append(f"No second opinion on uncertain cubes: {exc}.")
         reading.ocr_ms = (time.perf_counter() - ocr_start) * 1000
-    doubts = _doubt_the_chain(glyphs, cubes, _costs(glyphs, cubes), owners, choices) if cubes and glyphs \
-        else [c[2] for c in choices]
-    for g, cube, (chosen, confidence, _), uncertain in zip(glyphs, owners, choices, doubts):
+    cost = _costs(glyphs, cubes) if cubes and glyphs else None
+    doubts = _doubt_the_chain(glyphs, cubes, cost, owners, choices) if cost is not None else [c[2] for c in choices]
+    colour_doubts = _doubt_the_colour(glyphs, cost, owners) if cost is not None else [False] * len(glyphs)
+    for g, cube, (chosen, confidence, _), uncertain, colour_doubt in zip(glyphs, owners, choices, doubts,
+                                                                        colour_doubts):
+        if colour_doubt:
+            confidence, uncertain = min(confidence, COLOUR_DOUBTED), True
         # where the ink's colour was in doubt, the letters and the cube set chose the cube,
         # and the cube's colour is the reading's (elsewhere the ink's: a cube may be given
         # a glyph of the other colour only because nothing else fits)

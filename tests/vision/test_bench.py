@@ -2,12 +2,13 @@
 misses counted, and readings grouped by confidence."""
 from types import SimpleNamespace as Reading
 
+import numpy as np
 import pytest
 
 from vision import bench
 from vision.bench import Score, match, reliability, score_throw
 from vision.reader import read_image
-from vision.synth import make_throw
+from vision.synth import Throw, make_throw
 from vision.truth import CubeTruth
 from vision.synth_tray import make_tray_throw
 from vision.synth3d import make_scene, make_throw_3d, worn_print
@@ -39,6 +40,17 @@ def test_a_flat_throw_is_scored_cube_by_cube():
     assert score.all_right == (score.right == len(throw.cubes))
     assert len(score.by_confidence) == len(throw.cubes)
     assert sum(right for _, right in score.by_confidence) == score.right
+
+
+def test_a_cube_read_in_the_wrong_colour_counts_against_the_reader_unless_marked(monkeypatch):
+    truths = [CubeTruth("F", False, 100, 100), CubeTruth("N", True, 300, 100), CubeTruth("W", True, 500, 100)]
+    said = [Reading(letter="F", red=True, x=100, y=100, confidence=0.94, uncertain=False),   # red for black, sure
+            Reading(letter="N", red=False, x=300, y=100, confidence=0.8, uncertain=True),    # black for red, in doubt
+            Reading(letter="W", red=True, x=500, y=100, confidence=0.99, uncertain=False)]
+    monkeypatch.setattr(bench, "read_image", lambda *_: Reading(cubes=said, ms=1.0))
+    score = Score()
+    score_throw(score, Throw(np.zeros((8, 8, 3), np.uint8), truths, size=40), "classic")
+    assert (score.right, score.colour_right, score.silent_colour, score.silent_wrong) == (3, 1, 1, 0)
 
 
 @pytest.fixture

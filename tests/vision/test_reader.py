@@ -626,6 +626,32 @@ def test_of_two_like_letters_worn_alike_the_redder_takes_the_red_cube():
         assert reading_on(reading, truth, throw).red == truth.red, truth
 
 
+def _pale(letter: str, redness: float) -> "reader._Glyph":
+    """A glyph plainly `letter`, its ink worn pale and `redness` red."""
+    glyph = _glyph_at(100 * (ord(letter) - ord("A")), 100, 40, 0.99)
+    glyph.distances[:] = 0.6
+    glyph.distances[reader.LETTERS.index(letter)] = 0.1
+    glyph.redness, glyph.pale = redness, True
+    return glyph
+
+
+def test_pale_ink_whose_letter_either_colour_s_cube_fits_is_left_in_doubt():
+    # a worn ordinary render: a pale black F and a pale red N, each on a black cube and
+    # the red BFHLNP, were read in each other's colour at 0.94 and 0.93, unmarked; their
+    # inks' leans told them apart by 0.10, too little to say the colour
+    cubes = reader.cube_list("classic", 13)
+    f, n, a = _pale("F", 0.13), _pale("N", 0.12), _pale("A", 0.13)
+    glyphs = [f, n, a]
+    owners, _ = reader._decide(glyphs, cubes)
+    assert [reader._red_cube(cube) for cube in owners] == [True, False, False]   # the redder F on the red cube
+    # (the A is on black cubes alone: the cube set says its colour)
+    assert reader._doubt_the_colour(glyphs, reader._costs(glyphs, cubes), owners) == [True, True, False]
+    # ink that is plainly black (or plainly red) says its colour whatever the cubes
+    f.redness, n.redness = 0.0, 0.3
+    assert reader._doubt_the_colour(glyphs, reader._costs(glyphs, cubes), reader._decide(glyphs, cubes)[0]) == \
+        [False, False, False]
+
+
 def test_a_worn_red_letter_is_found_on_a_cloth_whose_weave_is_as_faint():
     # 1149: a red Y worn so pale that where faint letters are looked for, the cloth's
     # weave gives more marks than any throw has cubes, and every one was dropped as the
