@@ -157,11 +157,17 @@ def joined_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | No
 
 def _apart(seeds: list[tuple[int, int, int, int]], known: list[tuple[int, int, int, int]],
            side: float) -> list[tuple[int, int, int, int]]:
-    """The seeds half a side or more from every `known` one."""
+    """The seeds but those on a `known` one: their boxes overlapping, their middles
+    less than half a side apart.  (A mark beside a known seed is no part of it: a worn
+    pink C beside the dark line of its cube's edge, a known seed whose face was refused,
+    was dropped with it, its middle that near.)"""
     if seeds and known:
         middles = [np.float32([[x + w / 2, y + h / 2] for x, y, w, h in boxes]) for boxes in (seeds, known)]
-        apart = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2).min(axis=1)
-        seeds = [s for s, d in zip(seeds, apart) if d >= 0.5 * side]
+        a, b = np.float32(seeds)[:, None], np.float32(known)[None]
+        overlapping = ((a[..., 0] < b[..., 0] + b[..., 2]) & (b[..., 0] < a[..., 0] + a[..., 2])
+                       & (a[..., 1] < b[..., 1] + b[..., 3]) & (b[..., 1] < a[..., 1] + a[..., 3]))
+        near = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2) < 0.5 * side
+        seeds = [s for s, on in zip(seeds, (near & overlapping).any(axis=1)) if not on]
     return seeds
 
 

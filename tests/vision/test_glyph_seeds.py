@@ -103,6 +103,22 @@ def test_a_faint_letter_apart_from_the_seeds_is_found_once_the_side_is_known():
     assert len(faint) == 1 and faint[0][0] >= 190       # the faint N, and not the bold one again
 
 
+def test_a_faint_letter_beside_a_seed_but_not_on_it_is_found():
+    # a worn pink C lay some 17 pixels (half a side) from a dark line of its cube's edge,
+    # itself a seed (whose face was refused), and was dropped as that seed's again: no
+    # face at all round the C
+    image = np.full((200, 300), 215, np.uint8)
+    cv2.line(image, (101, 80), (101, 106), 40, 2)                  # the edge line: a seed
+    _n(image, 110, 80, 160)                                         # a faint N beside it, 6 pixels off
+    edge = glyph_seeds.glyph_seeds(glyph_seeds.darkness(image, SIDE), SIDE)
+    assert len(edge) == 1 and edge[0][0] < 105
+    faint = glyph_seeds.faint_letter_seeds(glyph_seeds.darkness(image, SIDE), SIDE, None, edge)
+    assert len(faint) == 1 and faint[0][0] >= 105
+    # a faint mark on the known seed itself (the same letter, found again) is not a seed
+    again = glyph_seeds.faint_letter_seeds(glyph_seeds.darkness(image, SIDE), SIDE, None, faint)
+    assert all(abs(x - faint[0][0]) > 5 for x, _, _, _ in again)
+
+
 def test_a_weave_of_faint_marks_is_the_table_not_letters():
     # a cloth's weave: faint letter-sized marks everywhere, more than any throw has cubes
     image = np.full((400, 600), 215, np.uint8)
