@@ -162,11 +162,10 @@ def _apart(seeds: list[tuple[int, int, int, int]], known: list[tuple[int, int, i
     pink C beside the dark line of its cube's edge, a known seed whose face was refused,
     was dropped with it, its middle that near.)"""
     if seeds and known:
-        middles = [np.float32([[x + w / 2, y + h / 2] for x, y, w, h in boxes]) for boxes in (seeds, known)]
-        a, b = np.float32(seeds)[:, None], np.float32(known)[None]
-        overlapping = ((a[..., 0] < b[..., 0] + b[..., 2]) & (b[..., 0] < a[..., 0] + a[..., 2])
-                       & (a[..., 1] < b[..., 1] + b[..., 3]) & (b[..., 1] < a[..., 1] + a[..., 3]))
-        near = np.linalg.norm(middles[0][:, None] - middles[1][None], axis=2) < 0.5 * side
+        a, b = np.float32(seeds)[:, None], np.float32(known)[None]     # (x, y, w, h), each against each
+        start_a, end_a, start_b, end_b = a[..., :2], a[..., :2] + a[..., 2:], b[..., :2], b[..., :2] + b[..., 2:]
+        overlapping = ((start_a < end_b) & (start_b < end_a)).all(axis=-1)
+        near = np.linalg.norm((start_a + end_a - start_b - end_b) / 2, axis=-1) < 0.5 * side
         seeds = [s for s, on in zip(seeds, (near & overlapping).any(axis=1)) if not on]
     return seeds
 
