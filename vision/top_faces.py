@@ -17,6 +17,7 @@ import numpy as np
 from vision.candidates import (OVERLAP, PALEST_PRINT, SIZES, Candidate, Found, near, overlap, print_contrast,
                                refusal, size_fit)
 from vision.perspective import Perspective
+from vision.refit import refitted
 
 FACE_PIXELS = 96          # the straightened face
 BRIGHTER = 1.08           # of two joined faces, one this much brighter is the top one
@@ -110,6 +111,9 @@ def select(image: np.ndarray, found: Found) -> Search:
                                             "a side face of the face it joins (less face-like, nearer the camera's foot or darker)"))
             continue
         kept.append(c)
+    refit = refitted(found, kept)
+    rival = {id(new): rival[id(old)] for old, new in zip(kept, refit) if id(old) in rival}
+    kept = refit
     # two faces closer than two cubes' top faces can be (in one plane, the table's, a
     # side apart or more): one is a side face the signs did not tell, and either may be
     pairs = [(c, k) for i, c in enumerate(kept) for k in kept[i + 1:] if near(c, k)]
