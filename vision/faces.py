@@ -67,9 +67,6 @@ PLASTIC_SPREAD = 1.25     # ground this much darker than the dimmest sure face, 
                           # no cube's
 NEAR = 0.15               # two sides this close (as a share) find the same faces
 FAR_LARGER = 1.4          # faces the network is sure of this much larger (by area) than the side learned set it
-SURE_SMALLER = 0.05       # faces the network is sure of this much smaller (their long sides) than the side
-                          # learned set it: sure faces 0.85 of a side learned (just short of NEAR) lost
-                          # small letters and took side faces for top faces
 SMALL_SIDE = 34           # working pixels: faces smaller than this are looked for on a finer copy,
 SMALL_GUESS = 2.0         # ... there guessing sides less than this many times theirs (the first copy's side)
 CHANGED = 30              # grey levels that count as a change from the empty table
@@ -347,14 +344,12 @@ class _Look:
                     break
         # the hand-made signs' likely faces include pairs of touching cubes and faces with
         # their side face, which make the side learned from them too large; the faces the
-        # network is sure of do not.  Where those are smaller (by a twentieth: their long
-        # sides, which a slant never makes shorter), the candidates are looked for again
-        # with their side (within NEAR of it, those found are taken again, completed at
-        # the side checked); and where they are far larger (a gingham's
+        # network is sure of do not.  Where those are clearly smaller, the candidates are
+        # looked for again with their side; and where they are far larger (a gingham's
         # squares, smaller than the faces, were taken for them), so too.  (Larger measured by
         # their areas: a slanted face's long side, and a face traced with a strip of table,
         # make the long sides high, by 40 % and more of a true side on a steep view)
-        if checked is not None and (checked < (1 - SURE_SMALLER) * found.side
+        if checked is not None and (checked < (1 - NEAR) * found.side
                                     or found.sure_side(long=False) > FAR_LARGER * found.side):
             # the plastic the sure faces show goes with it: at the side checked, the
             # network may be sure of no face before the faint letters are found, and
