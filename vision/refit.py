@@ -49,7 +49,7 @@ def refitted(found: Found, kept: list[Candidate]) -> list[Candidate]:
         outline, topness = best[i]
         if topness < kept[i].topness + SURER:
             continue
-        grown = float(np.sqrt(_area(outline) / max(_area(kept[i].corners), 1e-6)))
+        grown = float(np.sqrt(_area(outline) / max(_area(kept[i].ordered), 1e-6)))
         # (its topness stays the network's first word: the best of a score of outlines
         # asked about is surer than the face is, and a side face moved so came out as a
         # top face at 0.97 where it had been in doubt)

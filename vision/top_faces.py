@@ -4,8 +4,9 @@ The candidates go the most face-like first.  Overlapping ones are one face.  A f
 lying against a kept one closer than a whole face, and lit or sized differently, is
 that cube's side face, unless the face network takes both for top faces (two touching
 cubes); which of the two is the top face is voted on (`_top_of`), and where the signs
-disagree the reading is left in doubt.  Faces refused by a little are held in reserve,
-for the reader to take where the throw's count lacks a cube."""
+disagree the reading is left in doubt.  A kept face the face network is unsure of is
+moved where it fits a top face better (`refit`).  Faces refused by a little are held in
+reserve, for the reader to take where the throw's count lacks a cube."""
 from __future__ import annotations
 
 import math
