@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from vision import face_net
@@ -49,7 +50,8 @@ def refitted(found: Found, kept: list[Candidate]) -> list[Candidate]:
         outline, topness = best[i]
         if topness < kept[i].topness + SURER:
             continue
-        grown = float(np.sqrt(_area(outline) / max(_area(kept[i].ordered), 1e-6)))
+        traced = cv2.contourArea(kept[i].ordered.astype(np.float32))
+        grown = float(np.sqrt(cv2.contourArea(outline) / max(traced, 1e-6)))
         # (its topness stays the network's first word: the best of a score of outlines
         # asked about is surer than the face is, and a side face moved so came out as a
         # top face at 0.97 where it had been in doubt)
@@ -72,7 +74,3 @@ def _foot(found: Found, outline: np.ndarray) -> np.ndarray | None:
     """The direction of the camera's foot from a moved outline, if the camera's place is known."""
     return found.perspective.below - outline.mean(axis=0) if found.perspective else None
 
-
-def _area(corners: np.ndarray) -> float:
-    x, y = corners[:, 0], corners[:, 1]
-    return 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))

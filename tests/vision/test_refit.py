@@ -24,9 +24,13 @@ def found(throw):
     return faces.find_candidates(throw.image)
 
 
+def _the_d(throw):
+    return next(c for c in throw.cubes if c.letter == LETTER)
+
+
 def _unsure_outline_round_the_d(throw, found):
     """The outline the network was surest of round the D, though not sure."""
-    truth = next(c for c in throw.cubes if c.letter == LETTER)
+    truth = _the_d(throw)
     near = [c for c in found.candidates if c.topness is not None and c.topness < refit.REFIT_BELOW
             and np.hypot(*(c.middle / found.scale - (truth.x, truth.y))) < 0.25 * throw.size]
     return max(near, key=lambda c: c.topness)
@@ -36,7 +40,7 @@ def _kept_face_off(throw, monkeypatch, below: float) -> float:
     """How far (in sides) the kept face nearest the D lies from it, with faces the network
     is less sure of than `below` moved."""
     monkeypatch.setattr(refit, "REFIT_BELOW", below)
-    truth = next(c for c in throw.cubes if c.letter == LETTER)
+    truth = _the_d(throw)
     search = top_faces.select(throw.image, faces.find_candidates(throw.image))
     nearest = min(np.hypot(f.centre[0] - truth.x, f.centre[1] - truth.y) for f in search.faces)
     return nearest / throw.size
@@ -49,7 +53,7 @@ def test_an_outline_off_its_face_is_moved_onto_it(throw, monkeypatch):
 
 def test_the_letter_in_the_moved_outline_is_read(throw):
     reading = read_image(throw.image, "classic", len(throw.cubes))
-    truth = next(c for c in throw.cubes if c.letter == LETTER)
+    truth = _the_d(throw)
     read = min(reading.cubes, key=lambda c: np.hypot(c.x - truth.x, c.y - truth.y))
     assert read.letter == LETTER
 
