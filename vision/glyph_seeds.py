@@ -107,9 +107,10 @@ def blurred_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | N
     already found."""
     strong = _ink(depth, changed, INK_DEPTH)
     pieces = _seeds(strong, side, lines=True) if pieces is None else pieces
-    seeds = []
+    seeds, corners = [], _Grid([(s[0], s[1]) for s in pieces], SEED_REACH * side)
     for x, y, w, h in _seeds(with_faint_parts(strong, _ink(depth, changed, INK_DEPTH * FAINT)), side):
-        inside = [s for s in pieces if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
+        inside = [s for s in (pieces[i] for i in corners.within(x, y, x + w, y + h))
+                  if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
         if all(s[2] * s[3] * FAINT_GAIN < w * h and not _same_middle(s, (x, y, w, h), side) for s in inside):
             seeds.append((x, y, w, h))
     return seeds
@@ -161,13 +162,38 @@ def _apart(seeds: list[tuple[int, int, int, int]], known: list[tuple[int, int, i
     less than half a side apart.  (A mark beside a known seed is no part of it: a worn
     pink C beside the dark line of its cube's edge, a known seed whose face was refused,
     was dropped with it, its middle that near.)"""
-    if seeds and known:
-        a, b = np.float32(seeds)[:, None], np.float32(known)[None]     # (x, y, w, h), each against each
-        start_a, end_a, start_b, end_b = a[..., :2], a[..., :2] + a[..., 2:], b[..., :2], b[..., :2] + b[..., 2:]
-        overlapping = ((start_a < end_b) & (start_b < end_a)).all(axis=-1)
-        near = np.linalg.norm((start_a + end_a - start_b - end_b) / 2, axis=-1) < 0.5 * side
-        seeds = [s for s, on in zip(seeds, (near & overlapping).any(axis=1)) if not on]
-    return seeds
+    if not (seeds and known):
+        return seeds
+    # only the pairs whose middles lie in neighbouring cells of the grid can be that
+    # near: on a gingham cloth, thousands of seeds each against thousands cost seconds
+    reach = 0.5 * side
+    middles = _Grid([(x + w / 2, y + h / 2) for x, y, w, h in known], reach * 1.01)
+    pairs = np.array([(i, j) for i, (x, y, w, h) in enumerate(seeds)
+                      for j in middles.within(x + w / 2 - reach, y + h / 2 - reach, x + w / 2 + reach, y + h / 2 + reach)],
+                     np.int64).reshape(-1, 2)
+    a, b = np.float32(seeds)[pairs[:, 0]], np.float32(known)[pairs[:, 1]]     # (x, y, w, h), pair by pair
+    start_a, end_a, start_b, end_b = a[:, :2], a[:, :2] + a[:, 2:], b[:, :2], b[:, :2] + b[:, 2:]
+    overlapping = ((start_a < end_b) & (start_b < end_a)).all(axis=-1)
+    near = np.linalg.norm((start_a + end_a - start_b - end_b) / 2, axis=-1) < reach
+    on = set(pairs[near & overlapping, 0].tolist())
+    return [s for i, s in enumerate(seeds) if i not in on]
+
+
+class _Grid:
+    """Points filed by the square cell of a grid they lie in, to find those in a box
+    without looking at all of them."""
+
+    def __init__(self, points: list[tuple[float, float]], cell: float):
+        self.cell = max(cell, 1.0)
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        for index, (x, y) in enumerate(points):
+            self.cells.setdefault((int(x // self.cell), int(y // self.cell)), []).append(index)
+
+    def within(self, left: float, top: float, right: float, bottom: float) -> list[int]:
+        """The indices of the points in the cells the box touches (a few lie outside it)."""
+        columns = range(int(left // self.cell), int(right // self.cell) + 1)
+        rows = range(int(top // self.cell), int(bottom // self.cell) + 1)
+        return [index for column in columns for row in rows for index in self.cells.get((column, row), ())]
 
 
 def darkness(gray: np.ndarray, side: float, clean: np.ndarray | None = None) -> np.ndarray:

@@ -32,5 +32,5 @@ def forward(path: Path, name: str, trainer: str, batch: np.ndarray) -> np.ndarra
     """The network's raw outputs for a float32 batch (N, channels, height, width)."""
     net = _load(path, name, trainer)
     with _RUNNING:
-        net.setInput(batch.astype(np.float32))
+        net.setInput(np.ascontiguousarray(batch, np.float32))
         return net.forward().reshape(len(batch), -1)

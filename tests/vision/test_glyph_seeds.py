@@ -188,6 +188,40 @@ def test_the_disc_closing_is_opencvs_pixel_for_pixel(size):
         assert np.array_equal(glyph_seeds.disc_closing(image, size), expected)
 
 
+def _on_a_known_seed(seed, known, side) -> bool:
+    """`_apart`'s rule, seed against every known one: boxes overlapping, middles less than
+    half a side apart."""
+    x, y, w, h = seed
+    return any(x < a + c and a < x + w and y < b + d and b < y + h
+               and np.hypot(x + w / 2 - a - c / 2, y + h / 2 - b - d / 2) < 0.5 * side for a, b, c, d in known)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_seeds_on_known_ones_are_found_by_the_grid_as_by_trying_every_pair(seed):
+    # a gingham's thousands of marks are filed by a grid, not tried each against each:
+    # the seeds kept must be those no known seed lies on, near the cells' edges too
+    rng = np.random.default_rng(seed)
+    side = float(rng.uniform(12, 90))
+    def boxes(n):
+        return [(int(x), int(y), int(w), int(h)) for x, y, w, h in
+                zip(rng.integers(0, 500, n), rng.integers(0, 400, n), rng.integers(1, side, n), rng.integers(1, side, n))]
+    seeds, known = boxes(400), boxes(300)
+    kept = glyph_seeds._apart(seeds, known, side)
+    assert kept == [s for s in seeds if not _on_a_known_seed(s, known, side)]
+    assert 0 < len(kept) < len(seeds)
+
+
+def test_the_grid_finds_every_point_in_a_box():
+    rng = np.random.default_rng(7)
+    points = [(float(x), float(y)) for x, y in rng.uniform(0, 300, (500, 2))]
+    grid = glyph_seeds._Grid(points, 23.5)
+    for left, top in rng.uniform(-20, 280, (50, 2)):
+        right, bottom = left + rng.uniform(0, 60), top + rng.uniform(0, 60)
+        near = set(grid.within(left, top, right, bottom))
+        assert {i for i, (x, y) in enumerate(points) if left <= x <= right and top <= y <= bottom} <= near
+        assert len(near) < len(points) / 4                  # the grid looked at a few cells, not at all
+
+
 def _cube_seen_steeply() -> tuple[np.ndarray, list[tuple[float, float]]]:
     """A cube seen steeply: its flattened top face with a T on it above its side face
     with an L, the cube's dark edges round both a few pixels from the letters (as a
