@@ -54,7 +54,7 @@ from vision.bright import bright_outlines
 from vision.candidates import (GUESSED, OVERLAP, PALEST_PRINT, SURE_SIDE, WORN_SHARE, Candidate, Found, near,
                                overlap, print_contrast, refusal, size_fit, sure_faces)
 from vision.glyph_seeds import (FAINT_LETTER_DEPTH, MOST_OUTLINES, blurred_letter_seeds, disc, faint_letter_seeds,
-                                glyph_seeds, joined_letter_seeds)
+                                glyph_seeds, joined_letter_seeds, likeliest_seeds)
 from vision.outlines import Ground, face_outlines, rectangles
 from vision.perspective import Perspective
 from vision.top_faces import Search, select
@@ -103,6 +103,7 @@ def _candidates(view: View, side: float, changed: np.ndarray | None,
 
 def _traced(view: View, side: float, clean: np.ndarray, seeds: list[tuple[int, int, int, int]]) -> list[Candidate]:
     """A face outline traced round each glyph seed (and a guessed face where it is refused)."""
+    seeds = likeliest_seeds(seeds, clean, side)
     if not seeds:
         return []
     centres = np.float32([[x + w / 2, y + h / 2] for x, y, w, h in seeds])

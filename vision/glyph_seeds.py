@@ -35,6 +35,8 @@ LETTERS_JOINED = 0.75     # of the side: a mark wider than one letter (to SEED_R
 PIECE_LEAST = 0.25        # ... whose pieces this long (of the side) ...
 PIECE_THICK = 0.15        # ... and this thick, not a cube's edge line, are letters of their own
 MOST_OUTLINES = 40        # more bright outlines (or faint marks) than three throws have cubes are the table's pattern
+MOST_SEEDS = 300          # more seeds than this at one side are a table's pattern: the likeliest are traced
+SEEDS_NEAR = 2.0          # of the side: the neighbourhood a seed's ground is compared with
 FAINT_LETTER_DEPTH = INK_DEPTH * FAINT_LETTER   # the faint letters' least darkness
 
 
@@ -177,6 +179,55 @@ def _apart(seeds: list[tuple[int, int, int, int]], known: list[tuple[int, int, i
     near = np.linalg.norm((start_a + end_a - start_b - end_b) / 2, axis=-1) < reach
     on = set(pairs[near & overlapping, 0].tolist())
     return [s for i, s in enumerate(seeds) if i not in on]
+
+
+def likeliest_seeds(seeds: list[tuple[int, int, int, int]], clean: np.ndarray, side: float,
+                    most: int = MOST_SEEDS) -> list[tuple[int, int, int, int]]:
+    """The seeds, in their order, or where there are more than `most` (a gingham cloth's
+    squares make thousands, each traced and judged for seconds), the `most` on the
+    brightest ground (`clean`, the letters closed up, at their middles): half of them the
+    brightest of all, as the cubes' white plastic is brighter than most cloths, and the
+    rest the brightest against the seeds round them, as a cube in a shade band is darker
+    than the cloth in the light but brighter than the shaded cloth round it."""
+    if len(seeds) <= most:
+        return seeds
+    boxes = np.int64(seeds)
+    middles = boxes[:, :2] + boxes[:, 2:] / 2
+    ground = clean[boxes[:, 1] + boxes[:, 3] // 2, boxes[:, 0] + boxes[:, 2] // 2].astype(np.float64)
+    typical_near = _median_near(middles, ground, SEEDS_NEAR * side)
+    chosen = dict.fromkeys(np.argsort(-ground, kind="stable")[:most // 2].tolist())
+    for index in np.argsort(-ground / np.maximum(typical_near, 1), kind="stable").tolist():
+        if len(chosen) >= most:
+            break
+        chosen.setdefault(index)
+    return [seeds[index] for index in sorted(chosen)]
+
+
+def _median_near(points: np.ndarray, values: np.ndarray, reach: float) -> np.ndarray:
+    """For each point, the median of `values` over the points less than `reach` from it
+    (itself among them): the pairs are gathered from neighbouring cells of a grid and
+    the medians taken from one sort, not point by point (thousands on a gingham cloth)."""
+    cells = np.floor(points / reach).astype(np.int64)
+    keys = (cells[:, 0] << 32) + cells[:, 1]
+    order = np.argsort(keys, kind="stable")
+    filed = keys[order]
+    first, second = [], []
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            wanted = ((cells[:, 0] + dx) << 32) + cells[:, 1] + dy
+            low, high = np.searchsorted(filed, wanted, "left"), np.searchsorted(filed, wanted, "right")
+            counts = high - low
+            step = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+            first.append(np.repeat(np.arange(len(points)), counts))
+            second.append(order[np.repeat(low, counts) + step])
+    first, second = np.concatenate(first), np.concatenate(second)
+    near = np.hypot(*(points[first] - points[second]).T) < reach
+    first, near_values = first[near], values[second[near]]
+    by = np.lexsort((near_values, first))
+    first, near_values = first[by], near_values[by]
+    counts = np.bincount(first, minlength=len(points))
+    starts = np.cumsum(counts) - counts
+    return (near_values[starts + (counts - 1) // 2] + near_values[starts + counts // 2]) / 2
 
 
 class _Grid:

@@ -222,6 +222,44 @@ def test_the_grid_finds_every_point_in_a_box():
         assert len(near) < len(points) / 4                  # the grid looked at a few cells, not at all
 
 
+def _cloth_with_two_faces():
+    """A patterned cloth (a seed every 20 by 40 pixels, 1,000 of them) with a shade band
+    over its right quarter; a face in the light, whiter than the cloth, and one in the
+    shade, darker than the cloth in the light but brighter than the shaded cloth round it."""
+    clean = np.full((400, 2000), 150, np.uint8)
+    clean[:, 1500:] = 60
+    clean[300:340, 100:140] = 230
+    clean[100:140, 1700:1740] = 110
+    cloth = [(x, y, 4, 4) for y in range(0, 400, 40) for x in range(0, 2000, 20)]
+    lit, shaded = (112, 312, 15, 20), (1712, 112, 15, 20)
+    return clean, cloth[:300] + [lit] + cloth[300:700] + [shaded] + cloth[700:], lit, shaded
+
+
+def test_of_a_cloths_thousand_seeds_those_on_faces_are_kept_in_the_light_and_in_the_shade():
+    clean, seeds, lit, shaded = _cloth_with_two_faces()
+    kept = glyph_seeds.likeliest_seeds(seeds, clean, 40, most=300)
+    assert len(kept) == 300 and lit in kept and shaded in kept
+    assert kept == [s for s in seeds if s in set(kept)]              # in their first order
+    # the shaded face is darker than the 750 seeds of the cloth in the light: the
+    # brightest seeds alone would not keep it
+    assert sum(clean[y + h // 2, x + w // 2] > clean[shaded[1] + 10, shaded[0] + 7] for x, y, w, h in seeds) > 300
+
+
+def test_a_throws_few_seeds_are_all_kept():
+    clean, seeds, _, _ = _cloth_with_two_faces()
+    assert glyph_seeds.likeliest_seeds(seeds[:300], clean, 40, most=300) == seeds[:300]
+
+
+@pytest.mark.parametrize("count, reach", [(700, 50.0), (60, 300.0), (1, 10.0)])
+def test_the_median_round_each_seed_is_numpys_over_every_pair(count, reach):
+    rng = np.random.default_rng(count)
+    points = rng.uniform(0, 1000, (count, 2))
+    values = rng.integers(0, 255, count).astype(np.float64)
+    apart = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    expected = [np.median(values[apart[i] < reach]) for i in range(count)]
+    assert np.array_equal(glyph_seeds._median_near(points, values, reach), expected)
+
+
 def _cube_seen_steeply() -> tuple[np.ndarray, list[tuple[float, float]]]:
     """A cube seen steeply: its flattened top face with a T on it above its side face
     with an L, the cube's dark edges round both a few pixels from the letters (as a
