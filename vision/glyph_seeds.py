@@ -166,18 +166,15 @@ def _apart(seeds: list[tuple[int, int, int, int]], known: list[tuple[int, int, i
     was dropped with it, its middle that near.)"""
     if not (seeds and known):
         return seeds
-    # only the pairs whose middles lie in neighbouring cells of the grid can be that
-    # near: on a gingham cloth, thousands of seeds each against thousands cost seconds
     reach = 0.5 * side
-    middles = _Grid([(x + w / 2, y + h / 2) for x, y, w, h in known], reach * 1.01)
-    pairs = np.array([(i, j) for i, (x, y, w, h) in enumerate(seeds)
-                      for j in middles.within(x + w / 2 - reach, y + h / 2 - reach, x + w / 2 + reach, y + h / 2 + reach)],
-                     np.int64).reshape(-1, 2)
-    a, b = np.float32(seeds)[pairs[:, 0]], np.float32(known)[pairs[:, 1]]     # (x, y, w, h), pair by pair
+    boxes, known_boxes = np.float32(seeds), np.float32(known)          # (x, y, w, h)
+    first, second = _near_pairs(boxes[:, :2] + boxes[:, 2:] / 2, known_boxes[:, :2] + known_boxes[:, 2:] / 2,
+                                reach * 1.01)
+    a, b = boxes[first], known_boxes[second]                            # pair by pair
     start_a, end_a, start_b, end_b = a[:, :2], a[:, :2] + a[:, 2:], b[:, :2], b[:, :2] + b[:, 2:]
     overlapping = ((start_a < end_b) & (start_b < end_a)).all(axis=-1)
     near = np.linalg.norm((start_a + end_a - start_b - end_b) / 2, axis=-1) < reach
-    on = set(pairs[near & overlapping, 0].tolist())
+    on = set(first[near & overlapping].tolist())
     return [s for i, s in enumerate(seeds) if i not in on]
 
 
@@ -205,22 +202,8 @@ def likeliest_seeds(seeds: list[tuple[int, int, int, int]], clean: np.ndarray, s
 
 def _median_near(points: np.ndarray, values: np.ndarray, reach: float) -> np.ndarray:
     """For each point, the median of `values` over the points less than `reach` from it
-    (itself among them): the pairs are gathered from neighbouring cells of a grid and
-    the medians taken from one sort, not point by point (thousands on a gingham cloth)."""
-    cells = np.floor(points / reach).astype(np.int64)
-    keys = (cells[:, 0] << 32) + cells[:, 1]
-    order = np.argsort(keys, kind="stable")
-    filed = keys[order]
-    first, second = [], []
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            wanted = ((cells[:, 0] + dx) << 32) + cells[:, 1] + dy
-            low, high = np.searchsorted(filed, wanted, "left"), np.searchsorted(filed, wanted, "right")
-            counts = high - low
-            step = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-            first.append(np.repeat(np.arange(len(points)), counts))
-            second.append(order[np.repeat(low, counts) + step])
-    first, second = np.concatenate(first), np.concatenate(second)
+    (itself among them), taken from one sort of the near pairs, not point by point."""
+    first, second = _near_pairs(points, points, reach)
     near = np.hypot(*(points[first] - points[second]).T) < reach
     first, near_values = first[near], values[second[near]]
     by = np.lexsort((near_values, first))
@@ -228,6 +211,29 @@ def _median_near(points: np.ndarray, values: np.ndarray, reach: float) -> np.nda
     counts = np.bincount(first, minlength=len(points))
     starts = np.cumsum(counts) - counts
     return (near_values[starts + (counts - 1) // 2] + near_values[starts + counts // 2]) / 2
+
+
+def _near_pairs(points: np.ndarray, others: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray]:
+    """The index pairs (i, j) of `points` and `others` lying in touching cells of a grid
+    of `cell`: every pair less than `cell` apart along both axes is among them (the
+    caller tests them).  The cells are sorted and looked up, not each point against
+    each: on a gingham cloth thousands of seeds against thousands cost seconds."""
+    def cells_of(at: np.ndarray) -> np.ndarray:
+        return np.floor(np.asarray(at, np.float64).reshape(-1, 2) / max(cell, 1.0)).astype(np.int64)
+    theirs, mine = cells_of(others), cells_of(points)
+    keys = (theirs[:, 0] << 32) + theirs[:, 1]
+    order = np.argsort(keys, kind="stable")
+    filed = keys[order]
+    first, second = [], []
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            wanted = ((mine[:, 0] + dx) << 32) + mine[:, 1] + dy
+            low, high = np.searchsorted(filed, wanted, "left"), np.searchsorted(filed, wanted, "right")
+            counts = high - low
+            step = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+            first.append(np.repeat(np.arange(len(mine)), counts))
+            second.append(order[np.repeat(low, counts) + step])
+    return np.concatenate(first), np.concatenate(second)
 
 
 class _Grid:
