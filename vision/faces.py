@@ -56,7 +56,7 @@ from vision.candidates import (GUESSED, OVERLAP, PALEST_PRINT, SURE_SIDE, WORN_S
 from vision.glyph_seeds import (FAINT_LETTER_DEPTH, MOST_OUTLINES, blurred_letter_seeds, disc, faint_letter_seeds,
                                 glyph_seeds, joined_letter_seeds, likeliest_seeds)
 from vision.outlines import Ground, face_outlines, rectangles
-from vision.perspective import Perspective
+from vision.perspective import MIN_FOR_SQUEEZE, Perspective
 from vision.top_faces import Search, select
 from vision.warping import sampled, straightening
 from vision.working_copy import View
@@ -79,6 +79,8 @@ FLAT_WORTH = 0.01         # ... if it takes the first for a face this surely at 
 FLAT_PRIOR = 0.001        # ... guessed at all only round glyphs whose traced or square face it takes for one this surely
 FAR_SHRUNK = 0.7          # where the camera's place says top faces are this share of the side learned or less,
 FAR_MARGIN = 1.5          # ... that part of the photo (and this many sides round it) is looked at again on its own
+FAIR_SIDE = 0.5           # too few sure faces for a fit of their sizes: those the network takes for faces this
+                          # surely show the camera's lean (their size set by MIN_FOR_SQUEEZE sure faces or more)
 
 
 def _candidates(view: View, side: float, changed: np.ndarray | None,
@@ -393,21 +395,8 @@ def _completed(view: View, scale: float, side: float, candidates: list[Candidate
     # likely faces include outlines cut short by a glyph or run into a side face, and a
     # few of those in one part of the photo tilt the fit far wrong at its other edges
     # (faces predicted a third smaller than they are, whose guessed faces then cut their
-    # glyphs, and whose traced faces lose to outlines of that wrong size).  Where it is
-    # sure of too few faces for that (dim light, blur: every outline poor), the signs'
-    # fit is trusted no further than a camera seen straight down (faces alike in size,
-    # side faces told only at the far edges)
-    sure = sure_once(traced)
-    surer = Perspective.fit(sure, view.small.shape)
-    if surer is not None:
-        found.sight = surer
-    elif sight is not None:
-        found.sight = sight.straight_down()
-    # where the sizes show no lean (too few sure faces, or a steep view's side faces,
-    # as large as its far top faces, flattening their gradient), how the sure faces are
-    # squeezed may still show it
-    if found.sight is None or not found.sight.tilted:
-        found.sight = Perspective.from_squeeze(sure, view.small.shape) or found.sight
+    # glyphs, and whose traced faces lose to outlines of that wrong size)
+    found.sight = _camera_place(traced, sight, view.small.shape)
     guessable = [c for c in traced if c.seed is not None]
     guessed = _guessed(view, clean, guessable, [found.side_at(c.middle) for c in guessable])
     found.judge(guessed)
@@ -563,12 +552,37 @@ def _perspective(candidates: list[Candidate], side: float, shape: tuple[int, ...
                             shape)
 
 
-def sure_once(candidates: list[Candidate]) -> list[Candidate]:
-    """The outlines the face network is sure of, each face once (two outlines of one face
-    would count its size twice), whatever their size (the side learned can itself be a
-    sixth too small, where the likely faces' glyphs cut their outlines short)."""
+def _camera_place(traced: list[Candidate], signs: "Perspective | None",
+                  shape: tuple[int, ...]) -> "Perspective | None":
+    """Where the camera stands, from the outlines the network is sure of: their sizes'
+    fit; where the sizes show no lean (a steep view's side faces, as large as its far top
+    faces, flatten their gradient) or the sure faces are too few for a fit, how they are
+    squeezed; where they are too few for that too but for sizing a fit (MIN_FOR_SQUEEZE),
+    the fit of the outlines the network takes for faces fairly surely (FAIR_SIDE), sized
+    as the sure ones are (those it half believes include outlines cut short by a glyph,
+    which make every face a tenth or more smaller).  Else the signs' fit, trusted no
+    further than a camera seen straight down (faces alike in size, side faces told only
+    at the far edges)."""
+    sure = sure_once(traced)
+    fitted = Perspective.fit(sure, shape)
+    if fitted is not None and fitted.tilted:
+        return fitted
+    squeezed = Perspective.from_squeeze(sure, shape)
+    if squeezed is not None or fitted is not None:
+        return squeezed or fitted
+    fair = Perspective.fit(sure_once(traced, FAIR_SIDE), shape) if len(sure) >= MIN_FOR_SQUEEZE else None
+    if fair is not None:
+        return fair.sized_as(sure)
+    return None if signs is None else signs.straight_down()
+
+
+def sure_once(candidates: list[Candidate], sure_side: float = SURE_SIDE) -> list[Candidate]:
+    """The outlines the face network is sure of (over `sure_side`), each face once (two
+    outlines of one face would count its size twice), whatever their size (the side
+    learned can itself be a sixth too small, where the likely faces' glyphs cut their
+    outlines short)."""
     sure: list[Candidate] = []
-    for c in sorted((c for c in candidates if c.topness is not None and c.topness > SURE_SIDE),
+    for c in sorted((c for c in candidates if c.topness is not None and c.topness > sure_side),
                     key=lambda c: -c.topness):
         if all(overlap(c, k) <= OVERLAP for k in sure if near(c, k)):
             sure.append(c)

@@ -119,6 +119,13 @@ class Perspective:
         outwards from there."""
         return replace(self, size=np.array([self.size[0], 0.0, 0.0]), below=self.centre)
 
+    def sized_as(self, faces: list[Placed]) -> "Perspective":
+        """The fit scaled to the sizes of `faces` (the median of their sides over the
+        fit's there): the point under the camera stays where it was."""
+        shares = [np.sqrt(f.area) / self.fitted_side(f.middle) for f in faces]
+        share = float(np.median(shares)) if shares else 0.0
+        return replace(self, size=self.size * share) if share > 0 else self
+
     @property
     def tilted(self) -> bool:
         """Whether the faces' sizes show which way the camera leans."""

@@ -287,6 +287,19 @@ def test_where_the_network_is_sure_of_too_few_faces_they_are_sized_as_if_seen_st
     assert right >= 10
 
 
+def test_a_fit_sized_as_other_faces_keeps_the_point_under_the_camera():
+    # faces half as large again as the fit says, from a fit of outlines cut short: the
+    # fit scaled to them says so everywhere, and its foot stays where it was
+    shape = (600, 800)
+    places = [np.array([x, y], float) for x, y in ((100, 100), (400, 120), (700, 90), (200, 500), (650, 520))]
+    fit = Perspective.fit([SimpleNamespace(middle=p, area=(30 + 0.04 * p[1]) ** 2) for p in places], shape)
+    larger = [SimpleNamespace(middle=p, area=(1.5 * (30 + 0.04 * p[1])) ** 2) for p in places[:3]]
+    sized = fit.sized_as(larger)
+    assert np.allclose(sized.fitted_side(np.array(places)), 1.5 * fit.fitted_side(np.array(places)))
+    assert np.allclose(sized.below, fit.below) and sized.tilted
+    assert fit.sized_as([]) is fit
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
     return inter / (cv2.contourArea(np.float32(a)) + cv2.contourArea(np.float32(b)) - inter)
