@@ -109,13 +109,21 @@ def blurred_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | N
     already found."""
     strong = _ink(depth, changed, INK_DEPTH)
     pieces = _seeds(strong, side, lines=True) if pieces is None else pieces
-    seeds, corners = [], _Grid([(s[0], s[1]) for s in pieces], SEED_REACH * side)
-    for x, y, w, h in _seeds(with_faint_parts(strong, _ink(depth, changed, INK_DEPTH * FAINT)), side):
-        inside = [s for s in (pieces[i] for i in corners.within(x, y, x + w, y + h))
-                  if x <= s[0] and y <= s[1] and s[0] + s[2] <= x + w and s[1] + s[3] <= y + h]
-        if all(s[2] * s[3] * FAINT_GAIN < w * h and not _same_middle(s, (x, y, w, h), side) for s in inside):
-            seeds.append((x, y, w, h))
-    return seeds
+    whole = _seeds(with_faint_parts(strong, _ink(depth, changed, INK_DEPTH * FAINT)), side)
+    if not (whole and pieces):
+        return whole
+    # a piece inside a whole letter has its corner within the letter's box of the
+    # letter's corner: pairs in touching cells that large, then the boxes checked
+    boxes, piece_boxes = np.int64(whole), np.int64(pieces)
+    first, second = _near_pairs(boxes[:, :2], piece_boxes[:, :2], max(SEED_REACH * side, float(boxes[:, 2:].max()) + 1))
+    a, b = boxes[first], piece_boxes[second]
+    inside = ((a[:, :2] <= b[:, :2]) & (b[:, :2] + b[:, 2:] <= a[:, :2] + a[:, 2:])).all(axis=1)
+    pieces_in: dict[int, list[tuple[int, int, int, int]]] = {}
+    for i, j in zip(first[inside].tolist(), second[inside].tolist()):
+        pieces_in.setdefault(i, []).append(pieces[j])
+    return [(x, y, w, h) for i, (x, y, w, h) in enumerate(whole)
+            if all(s[2] * s[3] * FAINT_GAIN < w * h and not _same_middle(s, (x, y, w, h), side)
+                   for s in pieces_in.get(i, ()))]
 
 
 def faint_letter_seeds(depth: np.ndarray, side: float, changed: np.ndarray | None,
@@ -234,23 +242,6 @@ def _near_pairs(points: np.ndarray, others: np.ndarray, cell: float) -> tuple[np
             first.append(np.repeat(np.arange(len(mine)), counts))
             second.append(order[np.repeat(low, counts) + step])
     return np.concatenate(first), np.concatenate(second)
-
-
-class _Grid:
-    """Points filed by the square cell of a grid they lie in, to find those in a box
-    without looking at all of them."""
-
-    def __init__(self, points: list[tuple[float, float]], cell: float):
-        self.cell = max(cell, 1.0)
-        self.cells: dict[tuple[int, int], list[int]] = {}
-        for index, (x, y) in enumerate(points):
-            self.cells.setdefault((int(x // self.cell), int(y // self.cell)), []).append(index)
-
-    def within(self, left: float, top: float, right: float, bottom: float) -> list[int]:
-        """The indices of the points in the cells the box touches (a few lie outside it)."""
-        columns = range(int(left // self.cell), int(right // self.cell) + 1)
-        rows = range(int(top // self.cell), int(bottom // self.cell) + 1)
-        return [index for column in columns for row in rows for index in self.cells.get((column, row), ())]
 
 
 def darkness(gray: np.ndarray, side: float, clean: np.ndarray | None = None) -> np.ndarray:

@@ -211,15 +211,14 @@ def test_seeds_on_known_ones_are_found_by_the_grid_as_by_trying_every_pair(seed)
     assert 0 < len(kept) < len(seeds)
 
 
-def test_the_grid_finds_every_point_in_a_box():
+def test_the_grid_finds_every_near_pair():
     rng = np.random.default_rng(7)
-    points = [(float(x), float(y)) for x, y in rng.uniform(0, 300, (500, 2))]
-    grid = glyph_seeds._Grid(points, 23.5)
-    for left, top in rng.uniform(-20, 280, (50, 2)):
-        right, bottom = left + rng.uniform(0, 60), top + rng.uniform(0, 60)
-        near = set(grid.within(left, top, right, bottom))
-        assert {i for i, (x, y) in enumerate(points) if left <= x <= right and top <= y <= bottom} <= near
-        assert len(near) < len(points) / 4                  # the grid looked at a few cells, not at all
+    points, others = rng.uniform(-20, 300, (500, 2)), rng.uniform(0, 300, (400, 2))
+    first, second = glyph_seeds._near_pairs(points, others, 23.5)
+    found = set(zip(first.tolist(), second.tolist()))
+    apart = np.abs(points[:, None, :] - others[None, :, :]).max(axis=-1)
+    assert {(i, j) for i, j in zip(*np.nonzero(apart < 23.5))} <= found
+    assert len(found) == len(first) < len(points) * len(others) / 20   # a few cells looked at, not all
 
 
 def _cloth_with_two_faces():
