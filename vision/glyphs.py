@@ -64,11 +64,13 @@ def white_balanced(face: np.ndarray) -> np.ndarray:
     return face.astype(np.float32) / white
 
 
-def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> Ink | None:
+def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False, level: float = 1.0) -> Ink | None:
     """The glyph's ink on one face, or None when the face holds no glyph (not a face).
     `hairlines`: with the fainter ink joined to it, down to HAIRLINE of the threshold
     (the thin strokes of a serif letter, which blur leaves pale: a T's bar, a D's bowl).
-    `qu`: the dice may have a "Qu" face, whose u may reach the face's edge."""
+    `qu`: the dice may have a "Qu" face, whose u may reach the face's edge.
+    `level`: the threshold for ink times this (above 1 only the darker ink, where blur
+    ran a letter's strokes together; below 1 the paler too, where its strokes faded)."""
     size = face.shape[0]
     margin = int(size * MARGIN)
     f = white_balanced(face)[margin:size - margin, margin:size - margin]
@@ -76,13 +78,13 @@ def extract_ink(face: np.ndarray, hairlines: bool = False, qu: bool = False) -> 
     # across the last axis is many times slower)
     dark = 1 - np.minimum(np.minimum(f[..., 0], f[..., 1]), f[..., 2]) / _light(f)
     inner = dark.shape[0]
-    labels, centroids, pieces = _inked_pieces(dark, hairlines)
+    labels, centroids, pieces = _inked_pieces(dark, hairlines, level)
     main = _main_piece(pieces, centroids, inner)
     if main is not None and _band_at_the_edge(main, centroids, inner):
         # a strip of table or side face past an outline too large, darker than a pale
         # letter: it set the ink's level, and the letter was lost under it
         band = cv2.dilate((labels == main[0]).astype(np.uint8), np.ones((5, 5), np.uint8))
-        labels, centroids, pieces = _inked_pieces(np.where(band > 0, 0, dark), hairlines)
+        labels, centroids, pieces = _inked_pieces(np.where(band > 0, 0, dark), hairlines, level)
         main = _main_piece(pieces, centroids, inner)
     if main is None:
         return None
@@ -128,14 +130,15 @@ def _ink_colour(ink: np.ndarray) -> tuple[float, bool]:
     return float(np.median(ink[:, 2] - green_blue)), 1.0 - float(np.median(green_blue)) < FULL_INK
 
 
-def _inked_pieces(dark: np.ndarray, hairlines: bool):
+def _inked_pieces(dark: np.ndarray, hairlines: bool, scale: float = 1.0):
     """The pieces of ink on the face, as (label, x, y, w, h, area, touches the edge), with
-    the labels and the pieces' middles; not the specks, nor the slivers of the cube's edge."""
+    the labels and the pieces' middles; not the specks, nor the slivers of the cube's edge.
+    (`scale`: the threshold for ink times this.)"""
     level, _ = cv2.threshold((np.clip(dark, 0, 1) * 255).astype(np.uint8), 0, 255,
                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # (no paler than INK_FLOOR: on a blank face the split falls in the noise; but no
     # more than half as dark as the face's darkest, or pale print worn grey is lost)
-    level = max(level / 255, min(INK_FLOOR, max(PALEST_INK, 0.5 * float(percentile(dark, 99)))))
+    level = scale * max(level / 255, min(INK_FLOOR, max(PALEST_INK, 0.5 * float(percentile(dark, 99)))))
     mask = (dark > level).astype(np.uint8) * 255
     if hairlines:
         mask = with_faint_parts(mask, (dark > max(HAIRLINE * level, 0.15)).astype(np.uint8))

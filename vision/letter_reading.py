@@ -1,7 +1,8 @@
 """Each glyph's letter: the letter network's reading, as distances to every letter (the
 references rendered from the shipped fonts say how near the nearest letter is), and the
-glyph read again where its outline may have cut it or a stroke faded: with its hairlines,
-in a smaller outline, in the outline moved to have the glyph in its middle."""
+glyph read again where its outline may have cut it, a stroke faded or blur ran its strokes
+together: with its hairlines, at a darker and a paler ink level, in a smaller outline, in
+the outline moved to have the glyph in its middle."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -29,6 +30,8 @@ HAIRLINE_ASK = 0.9         # a glyph the network is less sure of (top probabilit
 NO_FACE_AT_ALL = 0.05      # a candidate this little face-like (table texture, to the face network) is no cube
                            # however it reads: it is not read again with hairlines or in other outlines
 HAIRLINE_DOUBT = 0.5       # an I its hairlines make another letter this surely may be that letter faded
+OTHER_LEVELS = (1.25, 0.65)  # a glyph as unsure as HAIRLINE_ASK is read again with its ink this much darker, paler,
+LEVEL_SURER = 0.2          # ... and read so where the network is this much surer of it there
 
 
 def letter_distances(image: np.ndarray, inked: list[tuple[Face, Ink]], qu: bool,
@@ -49,7 +52,8 @@ def letter_distances(image: np.ndarray, inked: list[tuple[Face, Ink]], qu: bool,
         notes.append(f"Letters read by the reference glyphs alone: {exc}.")
         hog = many_letter_distances([_as_read(ink) for ink in inks], qu)
         return [(face, ink, distances, turns, 1.0) for (face, ink), (distances, turns) in zip(inked, hog)]
-    inked, net = _round_the_glyph(image, *_inside_the_outline(image, *_with_hairlines(inked, net, qu), qu), qu)
+    inked, net = _at_other_levels(*_with_hairlines(inked, net, qu), qu)
+    inked, net = _round_the_glyph(image, *_inside_the_outline(image, inked, net, qu), qu)
     hog = many_letter_distances([_as_read(ink) for _, ink in inked], qu)
     return [(face, ink, _learned_distances(distances.min(), reading.probabilities), reading.turns, reading.letterness)
             for (face, ink), (distances, _), reading in zip(inked, hog, net)]
@@ -90,6 +94,28 @@ def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReadi
         elif _read_i(net[i]) and not _read_i(reading) and reading.sureness >= HAIRLINE_DOUBT:
             inked[i] = face, replace(plain, cut_off=True)
     return inked, net
+
+
+def _at_other_levels(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],
+                     qu: bool) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
+    """A glyph the network is unsure of, read again with the ink's threshold set darker
+    and paler (OTHER_LEVELS): one level cannot suit every blurred or worn letter. Blur
+    runs a letter's strokes together with the grey between them (a W read X, an O D,
+    a Z N) and a darker level parts them; a stroke worn or blurred paler than the rest
+    falls out of the ink (an M read W, a U L) and a paler level keeps it.  Taken where
+    the network is clearly surer of it (never for an I: see `_looked_again`)."""
+    asked = [i for i, ((face, _), reading) in enumerate(zip(inked, net))
+             if _worth_a_look(face) and reading.sureness < HAIRLINE_ASK]
+    for level in OTHER_LEVELS:
+        inked, net = _looked_again(inked, net, qu, asked, lambda face, _, level=level: _at_level(face, level, qu),
+                                   lambda before, after, *_: after.sureness > before.sureness + LEVEL_SURER)
+    return inked, net
+
+
+def _at_level(face: Face, level: float, qu: bool) -> tuple[Face, Ink] | None:
+    """The face and its ink at another level (see glyphs.extract_ink), or None where it shows no glyph."""
+    ink = extract_ink(face.square, qu=qu, level=level)
+    return None if ink is None else (face, ink)
 
 
 def _inside_the_outline(image: np.ndarray, inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading],

@@ -106,6 +106,21 @@ def test_the_pale_hairlines_of_a_letter_are_its_ink_when_asked_for():
     assert extract_ink(face, hairlines=True).mask[19, 26:73].all()
 
 
+def test_a_darker_level_parts_strokes_blur_ran_together_and_a_paler_keeps_a_faded_one():
+    # a V whose arms blur filled grey between them (a U at the plain level), and an H
+    # whose bar has worn pale (two I's)
+    face = _face()
+    cv2.rectangle(face, (30, 18), (40, 78), (30, 30, 30), -1)
+    cv2.rectangle(face, (56, 18), (66, 78), (30, 30, 30), -1)
+    cv2.rectangle(face, (41, 50), (55, 78), (150, 150, 150), -1)
+    assert extract_ink(face).mask[64, 48] and not extract_ink(face, level=1.25).mask[64, 48]
+    face = _face()
+    cv2.rectangle(face, (30, 18), (40, 78), (30, 30, 30), -1)
+    cv2.rectangle(face, (56, 18), (66, 78), (30, 30, 30), -1)
+    cv2.rectangle(face, (41, 44), (55, 50), (185, 185, 185), -1)
+    assert not extract_ink(face).mask[47, 48] and extract_ink(face, level=0.65).mask[47, 48]
+
+
 def test_pale_ink_apart_from_the_glyph_is_no_hairline():
     face = _face()
     cv2.rectangle(face, (44, 18), (54, 80), (30, 30, 30), -1)
