@@ -144,8 +144,10 @@ def test_a_clearly_foreshortened_face_the_network_likes_less_is_the_side_face_wh
 
 def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
     # hard 13 and 76: faces 23 pixels across on the working copy, where their glyphs'
-    # strokes are a pixel or two wide; on the finer copy 11 of the 13 cubes of each are
-    # read right, on the working copy 9, and 7 with 4 phantoms.  (Throws shrunk to look as if
+    # strokes are a pixel or two wide; on the finer copy 11 and 13 of their 13 cubes are
+    # read right, on the working copy 12, and 11 with 2 phantoms (12, and 10 with 2
+    # phantoms, before an unsure glyph was read at other ink levels: they read one more
+    # of 76's small faces on the working copy too).  (Throws shrunk to look as if
     # seen from farther gain nothing from it now that the faces' sizes across the photo
     # are foretold from the faces the network is sure of: the hard ones still do, if
     # narrowly: of the hard tuning throws 0-119, the 33 looked at again read 350 cubes
@@ -157,7 +159,7 @@ def test_small_faces_are_looked_for_again_on_a_finer_copy(monkeypatch):
         return sum(right - phantoms for right, phantoms in map(_read_right, throws))
     finer = right()
     monkeypatch.setattr(faces, "SMALL_SIDE", 0)
-    assert finer >= right() + 4
+    assert finer >= right() + 3
 
 
 def _finer_sides(monkeypatch, throw) -> list[float]:
