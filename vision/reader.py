@@ -23,7 +23,7 @@ from vision.faces import WORK_WIDTH, find_candidates, search_faces
 from vision.glyphs import RED_THRESHOLD, Ink, extract_ink
 from vision.letter_reading import LOOK_PAST, NET_FLOOR, TEMPERATURE, letter_distances, scaled
 from vision.networks import ModelMissing
-from vision.top_faces import FAR_PART, Face, Rejected, warp
+from vision.top_faces import FAR_PART, RESERVE_TOP, Face, Rejected, warp
 
 CUBE_SETS = ("classic", "later", "any")
 SMALLEST_PHOTO = 64        # pixels each way: the table's light is measured in blocks of 8, and a cube needs a dozen
@@ -381,6 +381,11 @@ def _read_faces(image: np.ndarray, faces: list[Face], rejected: list[Rejected], 
     inked = []
     for face in faces:
         ink = extract_ink(face.square, qu=qu)
+        if ink is None and face.likeness >= RESERVE_TOP:
+            # print worn faint and blurred: at the face's level only specks of it are ink,
+            # too small for a glyph; the fainter ink joined to them, as a serif letter's
+            # hairlines are, makes its strokes (hard tuning throw 33's red S, 0.56 a face)
+            ink = extract_ink(face.square, hairlines=True, qu=qu)
         if ink is None:
             rejected.append(Rejected(face.corners, no_glyph))
             continue

@@ -467,6 +467,17 @@ def test_a_glyph_the_network_is_unsure_of_is_read_at_a_darker_and_a_paler_ink_le
     assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
 
 
+def test_a_face_whose_worn_print_is_only_specks_at_its_level_is_read_with_its_fainter_ink():
+    # a hard 3-D throw, its print worn pale and blurred: at the face's own ink level the
+    # red S showed only specks, too small for a glyph, so its face (0.56 a top face to
+    # the network) was no cube, and the count took a shadow in its place
+    throw = make_throw_3d(33, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    assert reading_on(reading, cube_at(throw, "S", 1430), throw).uncertain    # found, its letter in doubt
+    owner, phantoms = bench.match(reading.cubes, throw.cubes, bench.MATCH_RADIUS * throw.size)
+    assert len(owner) == len(throw.cubes) and not phantoms
+
+
 def test_a_glyph_joined_to_the_edges_of_a_too_large_outline_is_read_inside_it():
     # a hard 3-D throw: two touching cubes' outlines took in their borders, which joined
     # the C and the B: they read G and W
