@@ -57,6 +57,10 @@ SURE_ASIDE = 0.9           # ... nor one where another's side face would be, unl
                            # of it (a side face looks like a face, with a letter on it: 2 of 3 such were side faces)
 UNJUDGED_CELL = 0.5        # how face-like a board's empty-looking cell is taken to be without the face network
 HELD_IN_RESERVE = 0.2      # a face the finder refused by a little (top_faces._reserves) is this much less likely a cube
+SURE_RESERVE = 0.9         # ... and with no cube count, a cube only if the face network is this sure of it (a worn
+                           # throw on wood held in the hand, its top faces refused by a little, read 1 die of 10,
+                           # turned none; of the faces held in reserve on 500 throws held in the hand, one it was
+                           # 0.86 sure of was a side face, the four it was 0.9 sure of or more top faces)
 FAR_SAME_FACE = 0.6        # a glyph of the far part looked at again this near (in its face's sides) is the same face
 FAR_NEIGHBOURS = 1.25      # ... and one this near a plausible face found first is that face's, or its side face
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
@@ -472,11 +476,13 @@ def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[R
 
 
 def _without_reserves(glyphs: list[_Glyph], rejected: list[Rejected]) -> list[_Glyph]:
-    """The glyphs of the faces kept: without the throw's count, nothing says a face held
+    """The glyphs of the faces kept, and of those held in reserve that the face network
+    is sure of (SURE_RESERVE): without the throw's count, nothing else says a face held
     in reserve is missing."""
+    doubted = [g for g in glyphs if g.reserve and g.likeness < SURE_RESERVE]
     rejected.extend(Rejected(g.corners, f"{g.reserve}, held in reserve: no cube count to need it")
-                    for g in glyphs if g.reserve)
-    return [g for g in glyphs if not g.reserve]
+                    for g in doubted)
+    return [g for g in glyphs if not any(g is d for d in doubted)]
 
 
 def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:

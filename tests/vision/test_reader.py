@@ -478,6 +478,17 @@ def test_a_face_whose_worn_print_is_only_specks_at_its_level_is_read_with_its_fa
     assert len(owner) == len(throw.cubes) and not phantoms
 
 
+def test_with_no_cube_count_a_face_held_in_reserve_that_the_network_is_sure_of_is_a_die():
+    # a 3-D throw held in the hand, its print worn, on wood: the top faces the finder
+    # refused by a little (too foreshortened, too faint) were held in reserve, which only
+    # a cube count could call on, and the photo read one die of ten (turned, none)
+    throw = make_throw_3d(68, hard=False, held=True)
+    reading = read_image(throw.image, "any")
+    for letter, x in (("R", 890), ("U", 935)):
+        got = reading_on(reading, cube_at(throw, letter, x), throw)
+        assert got.letter == letter and got.uncertain      # refused once: read, but in doubt
+
+
 def test_a_glyph_joined_to_the_edges_of_a_too_large_outline_is_read_inside_it():
     # a hard 3-D throw: two touching cubes' outlines took in their borders, which joined
     # the C and the B: they read G and W
