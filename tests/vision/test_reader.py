@@ -86,7 +86,8 @@ def test_a_face_a_little_uneven_that_the_network_half_believes_is_read_when_the_
 def test_a_face_refused_by_a_little_is_read_in_doubt_where_the_count_lacks_a_cube(monkeypatch):
     # 1077: a V's face seen at a slant, its outline 0.595 square (0.6 is needed), and no
     # other candidate on the cube: held in reserve, it is read where the throw's count
-    # lacks a cube, in doubt (it failed a test); without a count, nothing needs it
+    # lacks a cube, in doubt (it failed a test); without a count, only because the face
+    # network is sure of it
     throw = make_throw_3d(1077, hard=False)
     v = next(t for t in throw.cubes if t.letter == "V" and not t.red)
 
@@ -101,6 +102,9 @@ def test_a_face_refused_by_a_little_is_read_in_doubt_where_the_count_lacks_a_cub
                                 >= side / 2 for k in known)])
     got = on_v(read_image(throw.image, "classic", len(throw.cubes)))
     assert [(c.letter, c.uncertain) for c in got] == [("V", True)] and got[0].confidence < 0.95
+    got = on_v(read_image(throw.image, "classic"))
+    assert [(c.letter, c.uncertain) for c in got] == [("V", True)] and got[0].confidence < 0.95
+    monkeypatch.setattr(reader, "SURE_RESERVE", 2.0)         # with no count, none kept, as before
     debug = []
     assert on_v(read_image(throw.image, "classic", debug=debug)) == []
     assert any("held in reserve: no cube count to need it" in r.reason for r, cube in debug if cube is None)
