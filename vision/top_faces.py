@@ -182,8 +182,8 @@ def _reserves(found: Found, kept: list[Candidate], refused: list[tuple[Candidate
     unevenly), and where the throw's count then lacks a cube, a shadow or a side face
     takes its place.  Held are those that pass the tests loosened (RESERVE_SQUARE, the
     palest print's contrast) and that the face network takes for a top face fairly
-    surely (RESERVE_TOP), a top face's side from every kept face (that the network takes
-    for a face at all, ANY_FACE) and from each other: never a kept cube's side face.  The reader takes one only where it fits the count
+    surely (RESERVE_TOP), a top face's side from every kept face and from each other:
+    never a kept cube's side face.  The reader takes one only where it fits the count
     better than a kept face (see the reader's `_keep_fitting`)."""
     side = found.side
     loose = [c for c, _ in refused if c.squareness >= RESERVE_SQUARE and c.contrast >= PALEST_PRINT
@@ -194,10 +194,7 @@ def _reserves(found: Found, kept: list[Candidate], refused: list[tuple[Candidate
     held: list[Candidate] = []
     for c in sorted(loose, key=lambda c: -(c.topness or 0.0)):
         apart = RESERVE_APART * found.side_at(c.middle)
-        # (a kept outline the network takes for no face at all, a patch of table or a
-        # shadow the reader drops, does not keep a face it is sure of from the reserve)
-        if (c.topness or 0.0) >= RESERVE_TOP and all(math.dist(c.middle, k.middle) >= apart for k in kept + held
-                                                     if k.topness is None or k.topness >= ANY_FACE):
+        if (c.topness or 0.0) >= RESERVE_TOP and all(math.dist(c.middle, k.middle) >= apart for k in kept + held):
             held.append(c)
     return {id(c) for c in held}
 

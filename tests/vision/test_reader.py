@@ -493,15 +493,6 @@ def test_with_no_cube_count_a_face_held_in_reserve_that_the_network_is_sure_of_i
         assert got.letter == letter and got.uncertain      # refused once: read, but in doubt
 
 
-def test_an_outline_the_network_takes_for_no_face_does_not_keep_a_sure_face_from_the_reserve():
-    # a 3-D throw held in the hand, in portrait: the red F's face was refused by a little
-    # (the network 0.9 sure of it or more), but an outline kept beside it that the network
-    # takes for no face at all, later dropped, kept it from the reserve: the F was missed
-    throw = make_throw_3d(182, hard=False, held=True, size=bench.PORTRAIT)
-    got = reading_on(read_image(throw.image, "any"), cube_at(throw, "F", 398), throw)
-    assert got.letter == "F" and got.red and got.uncertain
-
-
 def test_a_glyph_joined_to_the_edges_of_a_too_large_outline_is_read_inside_it():
     # a hard 3-D throw: two touching cubes' outlines took in their borders, which joined
     # the C and the B: they read G and W
