@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -437,10 +438,21 @@ def _without_side_faces(glyphs: list[_Glyph], rejected: list[Rejected]) -> list[
     """Without the throw's count (which decides otherwise, see `_keep_fitting`), the glyphs
     but those lying where a kept face's side face would that the face network is not sure
     of: such a face is more often a side face than a touching cube."""
-    doubted = [g for g in glyphs if g.aside and g.likeness < SURE_ASIDE]
-    rejected.extend(Rejected(g.corners, f"where a kept face's side face would be, and not surely a top face "
-                                        f"({g.likeness:.2f})") for g in doubted)
-    return [g for g in glyphs if not any(g is d for d in doubted)]
+    return _dropping(glyphs, lambda g: g.aside and g.likeness < SURE_ASIDE,
+                     lambda g: f"where a kept face's side face would be, and not surely a top face "
+                               f"({g.likeness:.2f})", rejected)
+
+
+def _dropping(glyphs: list[_Glyph], doubted: Callable[[_Glyph], bool], reason: Callable[[_Glyph], str],
+              rejected: list[Rejected]) -> list[_Glyph]:
+    """The glyphs but those `doubted`, each of which is rejected for its `reason`."""
+    kept = []
+    for g in glyphs:
+        if doubted(g):
+            rejected.append(Rejected(g.corners, reason(g)))
+        else:
+            kept.append(g)
+    return kept
 
 
 def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[Rejected]) -> list[_Glyph]:
@@ -479,10 +491,8 @@ def _without_reserves(glyphs: list[_Glyph], rejected: list[Rejected]) -> list[_G
     """The glyphs of the faces kept, and of those held in reserve that the face network
     is sure of (SURE_RESERVE): without the throw's count, nothing else says a face held
     in reserve is missing."""
-    doubted = [g for g in glyphs if g.reserve and g.likeness < SURE_RESERVE]
-    rejected.extend(Rejected(g.corners, f"{g.reserve}, held in reserve: no cube count to need it")
-                    for g in doubted)
-    return [g for g in glyphs if not any(g is d for d in doubted)]
+    return _dropping(glyphs, lambda g: bool(g.reserve) and g.likeness < SURE_RESERVE,
+                     lambda g: f"{g.reserve}, held in reserve: no cube count to need it", rejected)
 
 
 def _combine(frames: list[list[_Glyph]]) -> list[_Glyph]:
