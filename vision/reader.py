@@ -64,6 +64,7 @@ SURE_RESERVE = 0.9         # ... and with no cube count, a cube only if the face
                            # 0.86 sure of was a side face, the four it was 0.9 sure of or more top faces)
 FAR_SAME_FACE = 0.6        # a glyph of the far part looked at again this near (in its face's sides) is the same face
 FAR_NEIGHBOURS = 1.25      # ... and one this near a plausible face found first is that face's, or its side face
+BESIDE_FIRST_LOOK = "in the far part looked at again, beside a face the first look found"
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
 
@@ -360,12 +361,18 @@ def _with_far(glyphs: list[_Glyph], far: list[_Glyph], rejected: list[Rejected])
     side fits.  A far glyph takes the place of the whole photo's where those near it are
     none of them plausible; where one is, the whole photo's stays: seen that steeply, a
     cube's side face is larger than its top face, and the far part, too small to show
-    the camera's place, may take it for the top face."""
+    the camera's place, may take it for the top face.  Such a far glyph, unless it lies
+    on a face the first look found, is held in reserve for the throw's count: it may as
+    well be a touching neighbour's top face where the first look kept a side face (a K
+    behind an A), and the count says which to take (see `_keep_fitting`)."""
     merged = list(glyphs)
     for g in far:
         side = float(np.sqrt(cv2.contourArea(g.corners)))
         if any(_apart(k, g) < FAR_NEIGHBOURS * side and k.plausibility >= PLAUSIBLE for k in glyphs):
-            rejected.append(Rejected(g.corners, "in the far part looked at again, beside a face the first look found"))
+            if all(_apart(k, g) >= FAR_SAME_FACE * side for k in glyphs):
+                merged.append(replace(g, reserve=BESIDE_FIRST_LOOK))
+            else:
+                rejected.append(Rejected(g.corners, BESIDE_FIRST_LOOK))
             continue
         replaced = [k for k in merged if _apart(k, g) < FAR_SAME_FACE * side]
         rejected.extend(Rejected(k.corners, "in the far part, replaced by the face its own look found there")
@@ -488,10 +495,13 @@ def _keep_fitting(glyphs: list[_Glyph], cubes: tuple[str, ...], rejected: list[R
 
 
 def _without_reserves(glyphs: list[_Glyph], rejected: list[Rejected]) -> list[_Glyph]:
-    """The glyphs of the faces kept, and of those held in reserve that the face network
-    is sure of (SURE_RESERVE): without the throw's count, nothing else says a face held
-    in reserve is missing."""
-    return _dropping(glyphs, lambda g: bool(g.reserve) and g.likeness < SURE_RESERVE,
+    """The glyphs of the faces kept, and of those the finder held in reserve that the face
+    network is sure of (SURE_RESERVE): without the throw's count, nothing else says a
+    face held in reserve is missing.  A far glyph held beside a face of the first look
+    (see `_with_far`) is never kept so: the far look takes a side face beside its top
+    face for a top face as surely (0.9-0.98) as it does a touching cube."""
+    return _dropping(glyphs, lambda g: bool(g.reserve) and (g.likeness < SURE_RESERVE
+                                                            or g.reserve == BESIDE_FIRST_LOOK),
                      lambda g: f"{g.reserve}, held in reserve: no cube count to need it", rejected)
 
 

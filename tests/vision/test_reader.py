@@ -482,6 +482,18 @@ def test_a_face_whose_worn_print_is_only_specks_at_its_level_is_read_with_its_fa
     assert len(owner) == len(throw.cubes) and not phantoms
 
 
+def test_a_touching_cube_the_far_look_found_beside_a_side_face_fills_the_count():
+    # a 3-D throw: the first look kept a face beside the Z (read V, 0.00 sure), whose own
+    # outline it dropped as overlapping that squarer one; the far part looked at again
+    # found the Z, dropped as lying beside a face of the first look, and the count took
+    # the V, a phantom, and missed the Z
+    throw = make_throw_3d(42, hard=False)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    assert reading_on(reading, cube_at(throw, "Z", 1240), throw).letter == "Z"
+    owner, phantoms = bench.match(reading.cubes, throw.cubes, bench.MATCH_RADIUS * throw.size)
+    assert len(owner) == len(throw.cubes) and not phantoms
+
+
 def test_with_no_cube_count_a_face_held_in_reserve_that_the_network_is_sure_of_is_a_die():
     # a 3-D throw held in the hand, its print worn, on wood: the top faces the finder
     # refused by a little (too foreshortened, too faint) were held in reserve, which only
