@@ -68,9 +68,8 @@ def test_two_faces_too_close_to_be_two_cubes_are_both_in_doubt(monkeypatch, too_
     monkeypatch.setattr(top_faces, "TOO_CLOSE", too_close)
     throw = make_throw_3d(42, hard=False)
     reading = read_image(throw.image, "classic", len(throw.cubes))
-    close = [c for c in reading.cubes for o in reading.cubes
-             if c is not o and np.hypot(c.x - o.x, c.y - o.y) < 0.85 * throw.size]
-    assert len(close) == 2
+    close = [reading_on(reading, cube_at(throw, letter, x), throw) for letter, x in (("P", 1141), ("R", 1091))]
+    assert np.hypot(close[0].x - close[1].x, close[0].y - close[1].y) < 0.85 * throw.size
     assert all(c.uncertain for c in close) == (too_close > 0)
 
 
