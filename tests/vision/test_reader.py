@@ -327,13 +327,18 @@ def test_the_far_part_s_glyphs_fill_in_only_where_the_first_look_found_no_plausi
     first = [_glyph_at(100, 100, 40, 0.01),      # a face guessed far too large round a far die
              _glyph_at(300, 100, 20, 0.9)]       # a far die's sliver of a top face, read
     far = [_glyph_at(105, 100, 20, 0.95),        # the far die, at the far part's own side
+           _glyph_at(302, 103, 20, 0.9),         # the sliver found again
            _glyph_at(300, 118, 24, 0.99),        # the sliver's side face, larger, taken for a top face
            _glyph_at(500, 100, 20, 0.8)]         # a die the first look found nothing round
     rejected = []
     merged = reader._with_far(first, far, rejected)
-    assert [g.centre for g in merged] == [(300, 100), (105, 100), (500, 100)]
+    # (the side face beside the sliver may as well be a touching cube's top face: only
+    # the throw's count can call on it)
+    assert [(g.centre, g.reserve) for g in merged] == [((300, 100), ""), ((105, 100), ""),
+                                                       ((300, 118), reader.BESIDE_FIRST_LOOK), ((500, 100), "")]
     assert [r.reason for r in rejected] == ["in the far part, replaced by the face its own look found there",
-                                            "in the far part looked at again, beside a face the first look found"]
+                                            reader.BESIDE_FIRST_LOOK]
+    assert reader._without_reserves(merged, []) == [merged[0], merged[1], merged[3]]
 
 
 def test_held_steeply_with_few_sure_faces_the_camera_s_lean_comes_from_their_squeeze():
