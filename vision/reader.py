@@ -37,6 +37,7 @@ DISPUTED = 0.8             # the most confidence a letter Tesseract changed can 
 # times better, in the units of TEMPERATURE (more let Tesseract, which reads a doubtful
 # glyph right less often than the letter network, overrule it)
 OCR_WEIGHT = TEMPERATURE * float(np.log(10))
+LEAST_WEIGHT = 0.1         # a glyph's letter counts at least this much in assigning the cubes (see `_costs`)
 COLOUR_SURE = 0.25         # a cube of the other colour costing this much more says the colour of ink in doubt
                            # (a pale F and N read in each other's colour: 0.10; worn renders' right ones 0.05 and up)
 COLOUR_DOUBTED = 0.8       # ... and the reading no surer than this
@@ -214,9 +215,16 @@ def _colour_costs(glyphs: list[_Glyph], cubes: tuple[str, ...], soft_colour: boo
 
 
 def _costs(glyphs: list[_Glyph], cubes: tuple[str, ...], soft_colour: bool = True) -> np.ndarray:
-    """What putting each glyph on each cube costs: its distance to the nearest of that
-    cube's letters, and a heavy charge where the ink's colour is not the cube's."""
-    return _letter_costs(glyphs, cubes) + _colour_costs(glyphs, cubes, soft_colour)
+    """What putting each glyph on each cube costs: how much further that cube's nearest
+    letter is than the glyph's nearest of all, weighed by how far the reading can be
+    trusted (down to LEAST_WEIGHT), and a heavy charge where the ink's colour is not the
+    cube's.  A glyph that may be a phantom, a side face or a worn letter read from half
+    its strokes says little about its cube, and must not push a glyph read surely off
+    its letter (a worn E the network took for an F, trusted 0.25, took the cube with
+    the F, and pushed an L trusted 0.55 onto a cube of E's)."""
+    letters = _letter_costs(glyphs, cubes)
+    weight = np.array([[max(g.trust, LEAST_WEIGHT)] for g in glyphs])
+    return (letters - letters.min(axis=1, keepdims=True)) * weight + _colour_costs(glyphs, cubes, soft_colour)
 
 
 def _red_cube(index: int) -> bool:

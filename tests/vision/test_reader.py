@@ -486,6 +486,16 @@ def test_a_face_whose_worn_print_is_only_specks_at_its_level_is_read_with_its_fa
     assert len(owner) == len(throw.cubes) and not phantoms
 
 
+def test_a_glyph_read_in_doubt_does_not_push_one_read_surely_off_its_letter():
+    # a hard 3-D throw, its print worn: an E the network took for an F (a reading it
+    # trusted 0.25) took the cube with the F, and an L trusted 0.55 was pushed onto one
+    # of the cubes of E's, both wrong
+    throw = make_throw_3d(52, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    for letter, x in (("L", 1288), ("E", 1569), ("E", 1509)):
+        assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
+
+
 def test_a_touching_cube_the_far_look_found_beside_a_side_face_fills_the_count():
     # a 3-D throw: the first look kept a face beside the Z (read V, 0.00 sure), whose own
     # outline it dropped as overlapping that squarer one; the far part looked at again
