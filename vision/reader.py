@@ -65,6 +65,7 @@ SURE_RESERVE = 0.9         # ... and with no cube count, a cube only if the face
                            # 0.86 sure of was a side face, the four it was 0.9 sure of or more top faces)
 FAR_SAME_FACE = 0.6        # a glyph of the far part looked at again this near (in its face's sides) is the same face
 FAR_NEIGHBOURS = 1.25      # ... and one this near a plausible face found first is that face's, or its side face
+# why a far glyph is held in reserve or rejected beside a face of the first look (see `_with_far`)
 BESIDE_FIRST_LOOK = "in the far part looked at again, beside a face the first look found"
 PLACED_ASIDE = 0.2         # a candidate where another's side face would be is this much less likely a cube
 LETTER_DOUBT = 0.5         # below this chance (the network's) that it is a letter at all, a glyph is less plausible
@@ -216,9 +217,9 @@ def _colour_costs(glyphs: list[_Glyph], cubes: tuple[str, ...], soft_colour: boo
 
 def _costs(glyphs: list[_Glyph], cubes: tuple[str, ...], soft_colour: bool = True) -> np.ndarray:
     """What putting each glyph on each cube costs: how much further that cube's nearest
-    letter is than the glyph's nearest of all, weighed by how far the reading can be
-    trusted (down to LEAST_WEIGHT), and a heavy charge where the ink's colour is not the
-    cube's.  A glyph that may be a phantom, a side face or a worn letter read from half
+    letter is than the nearest on any of the cubes, weighed by how far the reading can
+    be trusted (down to LEAST_WEIGHT), and a heavy charge where the ink's colour is not
+    the cube's.  A glyph that may be a phantom, a side face or a worn letter read from half
     its strokes says little about its cube, and must not push a glyph read surely off
     its letter (a worn E the network took for an F, trusted 0.25, took the cube with
     the F, and pushed an L trusted 0.55 onto a cube of E's)."""
