@@ -103,13 +103,39 @@ def _at_other_levels(inked: list[tuple[Face, Ink]], net: list[letter_net.NetRead
     runs a letter's strokes together with the grey between them (a W read X, an O D,
     a Z N) and a darker level parts them; a stroke worn or blurred paler than the rest
     falls out of the ink (an M read W, a U L) and a paler level keeps it.  Taken where
-    the network is clearly surer of it (never for an I: see `_looked_again`)."""
+    the network is clearly surer of it (never for an I: see `_looked_again`); where it is
+    at no level, each may show a part of the letter, and its readings at every level
+    are averaged (`_averaged`)."""
     asked = [i for i, ((face, _), reading) in enumerate(zip(inked, net))
              if _worth_a_look(face) and reading.sureness < HAIRLINE_ASK]
+    inked, net = list(inked), list(net)
+    at_levels = {i: [net[i]] for i in asked}
+    bars = {i: inked[i][1].bar_below for i in asked}
     for level in OTHER_LEVELS:
-        inked, net = _looked_again(inked, net, qu, asked, lambda face, _, level=level: _at_level(face, level, qu),
-                                   lambda before, after, *_: after.sureness > before.sureness + LEVEL_SURER)
+        looks = _looks(inked, qu, asked, lambda face, _, level=level: _at_level(face, level, qu))
+        for i, (look, reading) in looks.items():
+            if look[1].bar_below == bars[i] and (_read_i(at_levels[i][0]) or not _read_i(reading)):
+                at_levels[i].append(reading)
+            if not _read_i(reading) and reading.sureness > net[i].sureness + LEVEL_SURER:
+                inked[i], net[i] = look, reading
+    for i, readings in at_levels.items():
+        if net[i] is readings[0]:           # (no level was clearly surer)
+            net[i] = _averaged(readings, net[i].turns)
     return inked, net
+
+
+def _averaged(readings: list[letter_net.NetReading], turns: np.ndarray) -> letter_net.NetReading:
+    """One glyph's readings at several ink levels as one: their probabilities and
+    letterness averaged.  Only readings under the same orientation bar are averaged (a
+    bar fixes the turn of the letters it is under: without it N and Z, M and W mean
+    other things), and an I at another level only where the glyph read I at its own (a
+    level can cut a letter down to one stroke).  Left to its own level, an N read F at
+    it (N darker, E paler, none surely) stayed F, and a D read I at its own level and
+    darker (E paler) came out unmarked at 0.91 (HISTORY, 2026-12-07)."""
+    if len(readings) == 1:
+        return readings[0]
+    return letter_net.NetReading(np.mean([r.probabilities for r in readings], axis=0), turns,
+                                 float(np.mean([r.letterness for r in readings])))
 
 
 def _at_level(face: Face, level: float, qu: bool) -> tuple[Face, Ink] | None:
@@ -159,21 +185,24 @@ def _looked_again(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReading
                   asked: list[int], look_of: Callable[[Face, Ink], tuple[Face, Ink] | None],
                   better: Callable[[letter_net.NetReading, letter_net.NetReading, Ink, Ink], bool]
                   ) -> tuple[list[tuple[Face, Ink]], list[letter_net.NetReading]]:
-    """The `asked` glyphs read again from another outline (`look_of(face, ink)`: the face
-    there and its ink, or None where there is none), and taken so where that reading is
-    `better(before, after, the ink before, the ink after)` and not an I: another outline
-    can cut a letter down to one stroke, which reads I."""
+    """The `asked` glyphs read again from another outline (see `_looks`), and taken so
+    where that reading is `better(before, after, the ink before, the ink after)` and not
+    an I: another outline can cut a letter down to one stroke, which reads I."""
     inked, net = list(inked), list(net)
-    looks = {}
-    for i in asked:
-        looked = look_of(*inked[i])
-        if looked is not None:
-            looks[i] = looked
-    again = letter_net.read_glyphs([_as_read(ink) for _, ink in looks.values()], qu)
-    for (i, looked), reading in zip(looks.items(), again):
+    for i, (looked, reading) in _looks(inked, qu, asked, look_of).items():
         if not _read_i(reading) and better(net[i], reading, inked[i][1], looked[1]):
             inked[i], net[i] = looked, reading
     return inked, net
+
+
+def _looks(inked: list[tuple[Face, Ink]], qu: bool, asked: list[int],
+           look_of: Callable[[Face, Ink], tuple[Face, Ink] | None]
+           ) -> dict[int, tuple[tuple[Face, Ink], letter_net.NetReading]]:
+    """The `asked` glyphs seen again (`look_of(face, ink)`: the face there and its ink,
+    or None where there is none), each with the network's reading of it there."""
+    looks = {i: looked for i in asked for looked in [look_of(*inked[i])] if looked is not None}
+    again = letter_net.read_glyphs([_as_read(ink) for _, ink in looks.values()], qu)
+    return {i: (looked, reading) for (i, looked), reading in zip(looks.items(), again)}
 
 
 def scaled(corners: np.ndarray, scale: float) -> np.ndarray:

@@ -475,6 +475,26 @@ def test_a_glyph_the_network_is_unsure_of_is_read_at_a_darker_and_a_paler_ink_le
     assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
 
 
+@pytest.mark.parametrize("seed, letter, x", [
+    (94, "N", 277),    # read F at its own level, N darker, E paler, none of them surely (0.2-0.3)
+    (104, "O", 486),   # read J at its own level and darker, O paler: no surer than the J
+])
+def test_a_letter_no_ink_level_shows_clearly_is_read_from_every_level_together(seed, letter, x):
+    # hard 3-D throws: no level made the network clearly surer of these letters, so the
+    # reading at the face's own level stood, and it was wrong
+    throw = make_throw_3d(seed, hard=True)
+    reading = read_image(throw.image, "classic", len(throw.cubes))
+    assert reading_on(reading, cube_at(throw, letter, x), throw).letter == letter
+
+
+def test_a_letter_its_ink_levels_read_apart_is_in_doubt():
+    # a hard 3-D throw: a D read I at its own level and darker, and E paler; the I at its
+    # own level came out at confidence 0.91, not marked uncertain
+    throw = make_throw_3d(55, hard=True, red_set="later")
+    reading = read_image(throw.image, "later", len(throw.cubes))
+    assert reading_on(reading, cube_at(throw, "D", 1204), throw).uncertain
+
+
 def test_a_face_whose_worn_print_is_only_specks_at_its_level_is_read_with_its_fainter_ink():
     # a hard 3-D throw, its print worn pale and blurred: at the face's own ink level the
     # red S showed only specks, too small for a glyph, so its face (0.56 a top face to
