@@ -103,14 +103,20 @@ def _at_other_levels(inked: list[tuple[Face, Ink]], net: list[letter_net.NetRead
     runs a letter's strokes together with the grey between them (a W read X, an O D,
     a Z N) and a darker level parts them; a stroke worn or blurred paler than the rest
     falls out of the ink (an M read W, a U L) and a paler level keeps it.  Taken where
-    the network is clearly surer of it (never for an I: see `_looked_again`); where it is
-    at no level, each may show a part of the letter, and its readings at every level
-    are averaged (`_averaged`)."""
+    the network is clearly surer of it (never for an I: see `_looked_again`).  Where it
+    is at no level, each may show a part of the letter, and its readings at every level
+    are averaged (`_averaged`): only those under the same orientation bar as its own (a
+    bar fixes the turn of the letters it is under: without it N and Z, M and W mean
+    other things), and an I at another level only where the glyph read I at its own (a
+    level can cut a letter down to one stroke).  Left to its own level, an N read F at
+    it (N darker, E paler, none surely) stayed F, and a D read I at its own level and
+    darker (E paler) came out unmarked at 0.91 (HISTORY, 2026-12-07)."""
     asked = [i for i, ((face, _), reading) in enumerate(zip(inked, net))
              if _worth_a_look(face) and reading.sureness < HAIRLINE_ASK]
     inked, net = list(inked), list(net)
     at_levels = {i: [net[i]] for i in asked}
     bars = {i: inked[i][1].bar_below for i in asked}
+    taken = set()
     for level in OTHER_LEVELS:
         looks = _looks(inked, qu, asked, lambda face, _, level=level: _at_level(face, level, qu))
         for i, (look, reading) in looks.items():
@@ -118,20 +124,16 @@ def _at_other_levels(inked: list[tuple[Face, Ink]], net: list[letter_net.NetRead
                 at_levels[i].append(reading)
             if not _read_i(reading) and reading.sureness > net[i].sureness + LEVEL_SURER:
                 inked[i], net[i] = look, reading
+                taken.add(i)
     for i, readings in at_levels.items():
-        if net[i] is readings[0]:           # (no level was clearly surer)
+        if i not in taken:
             net[i] = _averaged(readings, net[i].turns)
     return inked, net
 
 
 def _averaged(readings: list[letter_net.NetReading], turns: np.ndarray) -> letter_net.NetReading:
-    """One glyph's readings at several ink levels as one: their probabilities and
-    letterness averaged.  Only readings under the same orientation bar are averaged (a
-    bar fixes the turn of the letters it is under: without it N and Z, M and W mean
-    other things), and an I at another level only where the glyph read I at its own (a
-    level can cut a letter down to one stroke).  Left to its own level, an N read F at
-    it (N darker, E paler, none surely) stayed F, and a D read I at its own level and
-    darker (E paler) came out unmarked at 0.91 (HISTORY, 2026-12-07)."""
+    """One glyph's readings as one, with the quarter turns `turns`: their probabilities
+    and letterness averaged."""
     if len(readings) == 1:
         return readings[0]
     return letter_net.NetReading(np.mean([r.probabilities for r in readings], axis=0), turns,
