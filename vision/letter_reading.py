@@ -84,13 +84,11 @@ def _with_hairlines(inked: list[tuple[Face, Ink]], net: list[letter_net.NetReadi
     inked, net = list(inked), list(net)
     asked = [i for i, reading in enumerate(net) if _worth_a_look(inked[i][0])
              and (reading.sureness < HAIRLINE_ASK or _read_i(reading))]
-    hairlines = {i: ink for i in asked for ink in [extract_ink(inked[i][0].square, hairlines=True, qu=qu)]
-                 if ink is not None}
-    again = letter_net.read_glyphs([_as_read(ink) for ink in hairlines.values()], qu)
-    for (i, ink), reading in zip(hairlines.items(), again):
+    looks = _looks(inked, qu, asked, lambda face, _: _ink_of(face, qu, hairlines=True))
+    for i, (with_hairlines, reading) in looks.items():
         face, plain = inked[i]
         if reading.sureness > net[i].sureness:
-            inked[i], net[i] = (face, ink), reading
+            inked[i], net[i] = with_hairlines, reading
         elif _read_i(net[i]) and not _read_i(reading) and reading.sureness >= HAIRLINE_DOUBT:
             inked[i] = face, replace(plain, cut_off=True)
     return inked, net
@@ -118,7 +116,7 @@ def _at_other_levels(inked: list[tuple[Face, Ink]], net: list[letter_net.NetRead
     bars = {i: inked[i][1].bar_below for i in asked}
     taken = set()
     for level in OTHER_LEVELS:
-        looks = _looks(inked, qu, asked, lambda face, _, level=level: _at_level(face, level, qu))
+        looks = _looks(inked, qu, asked, lambda face, _, level=level: _ink_of(face, qu, level=level))
         for i, (look, reading) in looks.items():
             if look[1].bar_below == bars[i] and (_read_i(at_levels[i][0]) or not _read_i(reading)):
                 at_levels[i].append(reading)
@@ -140,9 +138,10 @@ def _averaged(readings: list[letter_net.NetReading], turns: np.ndarray) -> lette
                                  float(np.mean([r.letterness for r in readings])))
 
 
-def _at_level(face: Face, level: float, qu: bool) -> tuple[Face, Ink] | None:
-    """The face and its ink at another level (see glyphs.extract_ink), or None where it shows no glyph."""
-    ink = extract_ink(face.square, qu=qu, level=level)
+def _ink_of(face: Face, qu: bool, **how) -> tuple[Face, Ink] | None:
+    """The face and its ink taken another way (`how`: with its hairlines, at another
+    level; see glyphs.extract_ink), or None where it shows no glyph so."""
+    ink = extract_ink(face.square, qu=qu, **how)
     return None if ink is None else (face, ink)
 
 
