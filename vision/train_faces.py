@@ -18,7 +18,6 @@ hand (20-45 degrees from the vertical), where the top faces look flattest and th
 faces largest."""
 from __future__ import annotations
 
-import time
 from concurrent.futures import ProcessPoolExecutor
 
 import cv2
@@ -28,7 +27,7 @@ from vision.bright import order_corners
 from vision.face_net import MODEL_PATH, WINDOW, windows
 from vision.faces import find_candidates
 from vision.train_letters import train_fonts
-from vision.training import arguments, export, fit, predicted, start_torch
+from vision.training import arguments, export, fit, predicted, start_torch, training_sets
 
 TRAIN_SEED = 2_000_000          # apart from the bench's seeds, the tests' and the letter network's
 SURE = (0.3, 0.7)               # overlaps below the first are no top face, above the second surely one
@@ -115,18 +114,8 @@ def train(windows: np.ndarray, overlaps: np.ndarray, valid: tuple[np.ndarray, np
 def main(argv: list[str] | None = None) -> None:
     args = arguments(__doc__.split("\n\n")[0], 2700, 8, MODEL_PATH, "candidates").parse_args(argv)
     start_torch(args.threads)
-    if args.cache and args.cache.exists():
-        data = np.load(args.cache)
-        tx, ty, vx, vy = (data[k] for k in ("tx", "ty", "vx", "vy"))
-    else:
-        start = time.perf_counter()
-        seeds = range(TRAIN_SEED, TRAIN_SEED + args.throws)
-        tx, ty = windows_set([s for s in seeds if s % 10], args.workers)
-        vx, vy = windows_set([s for s in seeds if not s % 10], args.workers)
-        print(f"data: {len(tx)} + {len(vx)} candidates ({(ty > SURE[1]).sum()} top faces) "
-              f"({time.perf_counter() - start:.0f} s)", flush=True)
-        if args.cache:
-            np.savez(args.cache, tx=tx, ty=ty, vx=vx, vy=vy)
+    tx, ty, vx, vy = training_sets(args, TRAIN_SEED, windows_set, lambda sets: (
+        f"{len(sets[0])} + {len(sets[2])} candidates ({(sets[1] > SURE[1]).sum()} top faces)"))
     model = train(tx, ty, (vx, vy), args.epochs, TRAIN_SEED)
     export(model, (3, WINDOW, WINDOW), args.out, "window", "logit")
 

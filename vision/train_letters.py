@@ -32,7 +32,6 @@ families: TRAIN_FONT_FILES, with the Debian packages to install), and only 3-D s
 TRAIN_SEED up, so the bench measures the reader on fonts and throws it has never seen."""
 from __future__ import annotations
 
-import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -43,7 +42,7 @@ from vision.classifier import LETTERS
 from vision.glyphs import extract_ink, normalise
 from vision.letter_net import INPUT, MODEL_PATH, NOT_A_LETTER, CLASSES, SHEARED_PATH
 from vision.render import BARRED, glyph_tile
-from vision.training import arguments, export, fit, predicted, start_torch
+from vision.training import arguments, export, fit, predicted, start_torch, training_sets
 
 # The training fonts, regular and bold, by the Debian package that installs each: sans,
 # serif, condensed and monospaced designs, so that the network learns letters, not one
@@ -294,19 +293,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     start_torch(args.threads)
     fonts = train_fonts()
-    if args.cache and args.cache.exists():
-        data = np.load(args.cache)
-        tx, ty, vx, vy = (data[k] for k in ("tx", "ty", "vx", "vy"))
-    else:
-        start = time.perf_counter()
-        # every tenth throw is kept for validation, never trained on
-        seeds = range(TRAIN_SEED, TRAIN_SEED + args.throws)
-        tx, ty = pipeline_set([s for s in seeds if s % 10], args.workers)
-        vx, vy = pipeline_set([s for s in seeds if not s % 10], args.workers)
-        print(f"data: {len(tx) // 4} + {len(vx) // 4} pipeline glyphs ({(ty == NOT_A_LETTER).sum() // 4} "
-              f"not letters) ({time.perf_counter() - start:.0f} s)", flush=True)
-        if args.cache:
-            np.savez_compressed(args.cache, tx=tx, ty=ty, vx=vx, vy=vy)
+    tx, ty, vx, vy = training_sets(args, TRAIN_SEED, pipeline_set, lambda sets: (
+        f"{len(sets[0]) // 4} + {len(sets[2]) // 4} pipeline glyphs "
+        f"({(sets[1] == NOT_A_LETTER).sum() // 4} not letters)"))
     for name in MEMBERS if args.network == "both" else (args.network,):
         file, sheared = MEMBERS[name]
         # the rendered glyphs are quick to draw again (some 25 s), and differ by network

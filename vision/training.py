@@ -1,4 +1,5 @@
-"""What the reader's two trainers share: the training loop and the export to ONNX.
+"""What the reader's two trainers share: their data's split and cache, the training loop
+and the export to ONNX.
 Only for training (torch), never at run time."""
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import argparse
 import time
 from pathlib import Path
 from typing import Callable
+
+import numpy as np
 
 
 def predicted(model, x, batch: int = 2048):
@@ -67,6 +70,23 @@ def arguments(description: str, throws: int, epochs: int, out: Path, what: str) 
     parser.add_argument("--cache", type=Path, help="keep the generated data here, and reuse it")
     parser.add_argument("--out", type=Path, default=out)
     return parser
+
+
+def training_sets(args: argparse.Namespace, first_seed: int, make: Callable[[list[int], int], tuple],
+                  described: Callable[[tuple], str]):
+    """The training and validation sets (inputs and answers each) of `args.throws` throws
+    from `first_seed`: every tenth throw kept for validation, never trained on.  Read from
+    `args.cache` where it exists, else made by `make(seeds, workers)` (and kept there)."""
+    if args.cache and args.cache.exists():
+        data = np.load(args.cache)
+        return tuple(data[k] for k in ("tx", "ty", "vx", "vy"))
+    start = time.perf_counter()
+    seeds = range(first_seed, first_seed + args.throws)
+    sets = (*make([s for s in seeds if s % 10], args.workers), *make([s for s in seeds if not s % 10], args.workers))
+    print(f"data: {described(sets)} ({time.perf_counter() - start:.0f} s)", flush=True)
+    if args.cache:
+        np.savez_compressed(args.cache, **dict(zip(("tx", "ty", "vx", "vy"), sets)))
+    return sets
 
 
 def start_torch(threads: int) -> None:
