@@ -128,6 +128,12 @@ class Found:
                 if not c.guessed and c.topness is not None and c.topness > SURE_SIDE]
         return float(np.median(sure)) if len(sure) >= MIN_SURE_FACES else None
 
+    def believed(self) -> float:
+        """How many top faces the face network believes in, in sum: the topness of every
+        traced outline it takes for a face more likely than not (the many a table's
+        pattern makes, each barely believed, add nothing)."""
+        return sum(c.topness for c in self.candidates if not c.guessed and c.topness is not None and c.topness > 0.5)
+
     def judge(self, more: list[Candidate] | None = None, asked: list[Candidate] | None = None) -> None:
         """The face network's topness for every candidate not refused outright (of `more`,
         where given, instead of the found), or for every one `asked`; without the network,

@@ -345,6 +345,13 @@ class _Look:
                 if checked is not None:
                     found = other
                     break
+        # and where it is sure of a face at none even so, of the likeliest side and those
+        # smaller, the one it believes in most faces at: a sheet of paper's outline can
+        # make the signs' likeliest side twice the faces', where the network half believes
+        # in fewer faces than at the true side.  (Not larger ones: an outline taking in a
+        # side face with its top face is believed in too readily.)
+        if checked is None:
+            found = max((other for other in tried if other.side <= found.side), key=Found.believed)
         # the hand-made signs' likely faces include pairs of touching cubes and faces with
         # their side face, which make the side learned from them too large; the faces the
         # network is sure of do not.  Where those are clearly smaller, the candidates are
