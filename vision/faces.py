@@ -351,7 +351,7 @@ class _Look:
         # in fewer faces than at the true side.  (Not larger ones: an outline taking in a
         # side face with its top face is believed in too readily.)
         if checked is None:
-            found = max((other for other in tried if other.side <= found.side), key=Found.believed)
+            found = max((other for other in tried if other.side <= found.side), key=lambda other: other.believed())
         # the hand-made signs' likely faces include pairs of touching cubes and faces with
         # their side face, which make the side learned from them too large; the faces the
         # network is sure of do not.  Where those are clearly smaller, the candidates are
