@@ -33,6 +33,7 @@ PALEST_PRINT = 0.1        # ... this share as dark as the throw's print's, no pa
                           # letters are looked for, this share as dark
 SURE_SIDE = 0.9           # outlines the face network is this sure of measure the side ...
 MIN_SURE_FACES = 3        # ... where there are this many
+BELIEVED = 0.5            # where there are none at any side, the outlines it is this sure of count (Found.believed)
 
 
 @dataclass
@@ -132,7 +133,8 @@ class Found:
         """How many top faces the face network believes in, in sum: the topness of every
         traced outline it takes for a face more likely than not (the many a table's
         pattern makes, each barely believed, add nothing)."""
-        return sum(c.topness for c in self.candidates if not c.guessed and c.topness is not None and c.topness > 0.5)
+        return sum(c.topness for c in self.candidates if not c.guessed and c.topness is not None
+                   and c.topness > BELIEVED)
 
     def judge(self, more: list[Candidate] | None = None, asked: list[Candidate] | None = None) -> None:
         """The face network's topness for every candidate not refused outright (of `more`,
