@@ -10,6 +10,8 @@ from typing import Callable
 
 import numpy as np
 
+SETS = ("tx", "ty", "vx", "vy")     # training inputs and answers, validation inputs and answers
+
 
 def predicted(model, x, batch: int = 2048):
     """The model's outputs for every row of `x`, a batch at a time (a whole validation
@@ -79,13 +81,13 @@ def training_sets(args: argparse.Namespace, first_seed: int, make: Callable[[lis
     `args.cache` where it exists, else made by `make(seeds, workers)` (and kept there)."""
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
-        return tuple(data[k] for k in ("tx", "ty", "vx", "vy"))
+        return tuple(data[name] for name in SETS)
     start = time.perf_counter()
     seeds = range(first_seed, first_seed + args.throws)
     sets = (*make([s for s in seeds if s % 10], args.workers), *make([s for s in seeds if not s % 10], args.workers))
     print(f"data: {described(sets)} ({time.perf_counter() - start:.0f} s)", flush=True)
     if args.cache:
-        np.savez_compressed(args.cache, **dict(zip(("tx", "ty", "vx", "vy"), sets)))
+        np.savez_compressed(args.cache, **dict(zip(SETS, sets)))
     return sets
 
 
